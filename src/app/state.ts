@@ -1,0 +1,156 @@
+import { VIEW_IDS, type ViewId } from '../render/renderer.ts';
+import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
+
+/**
+ * The one typed application state. The URL fills it, the GUI edits it, the frame loop and renderer
+ * read it; the UI never touches GL. Keys and values follow CONTRACT section 2.
+ */
+export interface AppState {
+  /** Built-in model id or a URL relative to the page. */
+  model: string;
+  /** Requested clip: name or 0-based index as given; resolved against the loaded model. */
+  clip: string;
+  /** When not null, playback is paused at exactly this time (seconds). */
+  t: number | null;
+  speed: number;
+  paused: boolean;
+  /** Crossfade duration when switching clips (seconds). */
+  crossfade: number;
+  technique: TechniqueId;
+  /** Maximum bone influences per vertex, 1..4. */
+  influences: number;
+  view: ViewId;
+  skeleton: boolean;
+  grid: boolean;
+  /** false hides every overlay (GUI, stats, hints) for clean screenshots. */
+  gui: boolean;
+  /** null frames the model automatically; else yaw/pitch in degrees and distance in model radii. */
+  camera: CameraSetting | null;
+}
+
+export interface CameraSetting {
+  yaw: number;
+  pitch: number;
+  distance: number;
+}
+
+export const CAMERA_PRESETS: Readonly<Record<string, CameraSetting>> = {
+  front: { yaw: 0, pitch: 5, distance: 2.4 },
+  back: { yaw: 180, pitch: 5, distance: 2.4 },
+  left: { yaw: -90, pitch: 5, distance: 2.4 },
+  right: { yaw: 90, pitch: 5, distance: 2.4 },
+  top: { yaw: 0, pitch: 85, distance: 2.4 },
+  'three-quarter': { yaw: 25, pitch: 12, distance: 2.4 },
+};
+
+export function defaultState(): AppState {
+  return {
+    model: 'default',
+    clip: 'walk',
+    t: null,
+    speed: 1,
+    paused: false,
+    crossfade: 0.3,
+    technique: 'vs-hlsl',
+    influences: 4,
+    view: 'shaded',
+    skeleton: false,
+    grid: true,
+    gui: true,
+    camera: null,
+  };
+}
+
+/** Keys of CONTRACT section 2 that this build reads; the rest are accepted and ignored. */
+export const STATE_KEYS = ['model', 'clip', 't', 'speed', 'technique', 'influences', 'view', 'camera', 'gui'] as const;
+/** Contract keys that belong to features this build does not have yet: ignored without error. */
+export const FUTURE_KEYS = ['palette', 'morph', 'morphs', 'crowd', 'detail'] as const;
+
+/**
+ * Applies query-style parameters to a state. Returns one message per bad value (the value is then left
+ * as it was); unknown keys are ignored.
+ */
+export function applyParams(state: AppState, params: Record<string, string | number | boolean | null | undefined>): string[] {
+  const errors: string[] = [];
+  const bad = (key: string, value: unknown, why: string): void => {
+    errors.push(`${key}=${String(value)}: ${why}`);
+  };
+  for (const [key, raw] of Object.entries(params)) {
+    if (raw === undefined) continue;
+    const value = raw === null ? '' : String(raw).trim();
+    switch (key) {
+      case 'model':
+        if (value === '') bad(key, raw, 'expected a built-in model id or a URL');
+        else state.model = value;
+        break;
+      case 'clip':
+        state.clip = value;
+        break;
+      case 't': {
+        if (value === '' || raw === null) {
+          state.t = null;
+          state.paused = false;
+          break;
+        }
+        const t = Number(value);
+        if (!Number.isFinite(t) || t < 0) bad(key, raw, 'expected a time in seconds ≥ 0');
+        else {
+          state.t = t;
+          state.paused = true;
+        }
+        break;
+      }
+      case 'speed': {
+        const v = Number(value);
+        if (!Number.isFinite(v) || v < 0 || v > 100) bad(key, raw, 'expected a playback rate between 0 and 100');
+        else state.speed = v;
+        break;
+      }
+      case 'technique':
+        if (!(TECHNIQUE_IDS as readonly string[]).includes(value)) bad(key, raw, `unknown technique; one of ${TECHNIQUE_IDS.join(', ')}`);
+        else state.technique = value as TechniqueId;
+        break;
+      case 'influences': {
+        const v = Number(value);
+        if (!Number.isInteger(v) || v < 1 || v > 4) bad(key, raw, 'expected 1, 2, 3 or 4');
+        else state.influences = v;
+        break;
+      }
+      case 'view':
+        if (!(VIEW_IDS as readonly string[]).includes(value)) bad(key, raw, `unknown view; one of ${VIEW_IDS.join(', ')}`);
+        else state.view = value as ViewId;
+        break;
+      case 'camera': {
+        const preset = CAMERA_PRESETS[value];
+        if (preset) {
+          state.camera = { ...preset };
+          break;
+        }
+        if (value === '' || value === 'auto') {
+          state.camera = null;
+          break;
+        }
+        const parts = value.split(',').map(Number);
+        if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x)) || parts[2]! <= 0) {
+          bad(key, raw, `expected yaw,pitch,distance (degrees, degrees, model radii > 0) or one of ${Object.keys(CAMERA_PRESETS).join(', ')}`);
+        } else state.camera = { yaw: parts[0]!, pitch: parts[1]!, distance: parts[2]! };
+        break;
+      }
+      case 'gui':
+        state.gui = !(value === '0' || value === 'false' || raw === false);
+        break;
+      default:
+        break;
+    }
+  }
+  return errors;
+}
+
+/** Query string → params record (last value of a repeated key wins). */
+export function paramsFromSearch(search: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  new URLSearchParams(search).forEach((v, k) => {
+    out[k] = v;
+  });
+  return out;
+}

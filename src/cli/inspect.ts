@@ -1,0 +1,160 @@
+import { readFileSync, statSync } from 'node:fs';
+import { AnimPlayer } from '../anim/player.ts';
+import { skinMesh } from '../anim/software-skin.ts';
+import { loadModel } from '../loaders/load-model.ts';
+import { LoadError } from '../model/errors.ts';
+import type { Scene } from '../model/types.ts';
+
+/**
+ * `npm run inspect -- FILE [--clip NAME|INDEX] [--t SECONDS ...] [--json]`
+ * Loads a model in Node with the page's own loaders and prints its summary (CONTRACT section 3).
+ * Failure: exit 1 with a single `error:` line on stderr, never a stack trace.
+ */
+
+const USAGE = 'usage: npm run inspect -- FILE [--clip NAME|INDEX] [--t SECONDS ...] [--json]';
+
+interface Options {
+  file: string;
+  clip: string | null;
+  times: number[];
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { file: '', clip: null, times: [], json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json') o.json = true;
+    else if (a === '--clip') {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError('--clip needs a clip name or index');
+      o.clip = v;
+    } else if (a === '--t') {
+      let any = false;
+      // --t 0.5 1.0 or --t 0.5,1.0: every following number.
+      while (i + 1 < argv.length && /^[-+.\d]/.test(argv[i + 1]!)) {
+        for (const part of argv[++i]!.split(',')) {
+          const t = Number(part);
+          if (part === '' || !Number.isFinite(t)) throw new UsageError(`--t: '${part}' is not a time in seconds`);
+          o.times.push(t);
+          any = true;
+        }
+      }
+      if (!any) throw new UsageError('--t needs at least one time in seconds');
+    } else if (a === '--help' || a === '-h') throw new UsageError(USAGE);
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}; ${USAGE}`);
+    else if (o.file === '') o.file = a;
+    else throw new UsageError(`more than one FILE given ('${o.file}', '${a}')`);
+  }
+  if (o.file === '') throw new UsageError(USAGE);
+  return o;
+}
+
+class UsageError extends Error {}
+
+export function summarise(scene: Scene, clipArg: string | null, times: readonly number[]): Record<string, unknown> {
+  const bones = new Set<number>();
+  for (const m of scene.meshes) if (m.skinned) for (const b of m.bones) bones.add(b);
+  const out: Record<string, unknown> = { format: scene.format };
+  if (scene.format !== 'm3d') out.floatBits = scene.floatBits;
+  out.meshes = scene.meshes.map((m) => ({
+    name: m.name,
+    vertices: m.vertexCount,
+    triangles: m.indices.length / 3,
+    subsets: m.subsets.length,
+    skinned: m.skinned,
+    bones: m.skinned ? m.bones.length : 0,
+    maxInfluences: m.skinned ? m.maxInfluences : 0,
+  }));
+  out.frames = scene.skeleton.parents.length;
+  out.bones = bones.size;
+  out.clips = scene.clips.map((c) => ({ name: c.name, duration: round(c.duration), ticksPerSecond: c.ticksPerSecond, tracks: c.tracks.length }));
+  out.materials = scene.materials.map((m) => ({ name: m.name, diffuseMap: m.diffuseMap }));
+  out.morphTargets = scene.morphTargets;
+  out.warnings = scene.warnings;
+  if (times.length > 0) {
+    const player = new AnimPlayer(scene.skeleton, scene.clips);
+    if (scene.clips.length > 0) {
+      let index = 0;
+      if (clipArg !== null) {
+        index = scene.clips.findIndex((c) => c.name === clipArg);
+        if (index < 0 && /^\d+$/.test(clipArg)) index = Number(clipArg);
+        if (index < 0 || index >= scene.clips.length) {
+          throw new UsageError(`--clip ${clipArg}: no such clip (clips: ${scene.clips.map((c) => c.name).join(', ')})`);
+        }
+      }
+      player.play(index, 0);
+      out.clip = scene.clips[index]!.name;
+    }
+    const palettes = scene.meshes.map((m) => new Float32Array(m.bones.length * 16));
+    const positions = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
+    const normals = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
+    out.poses = times.map((t) => {
+      player.setTime(t);
+      player.evaluate();
+      const min = [Infinity, Infinity, Infinity];
+      const max = [-Infinity, -Infinity, -Infinity];
+      scene.meshes.forEach((m, i) => {
+        player.writePalette(m, palettes[i]!, 0);
+        skinMesh(m, palettes[i]!, positions[i]!, normals[i]!);
+        const p = positions[i]!;
+        for (let v = 0; v < p.length; v += 3) {
+          for (let k = 0; k < 3; k++) {
+            min[k] = Math.min(min[k]!, p[v + k]!);
+            max[k] = Math.max(max[k]!, p[v + k]!);
+          }
+        }
+      });
+      return { t, bounds: { min: min.map(round), max: max.map(round) } };
+    });
+  }
+  return out;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+function table(s: Record<string, unknown>): string {
+  const lines: string[] = [];
+  lines.push(`format      ${s.format}${s.floatBits ? ` (${s.floatBits}-bit floats)` : ''}`);
+  lines.push(`frames      ${s.frames}`);
+  lines.push(`bones       ${s.bones}`);
+  for (const m of s.meshes as Record<string, unknown>[]) {
+    lines.push(`mesh        ${m.name}: ${m.vertices} vertices, ${m.triangles} triangles, ${m.subsets} subsets, ${m.skinned ? `skinned by ${m.bones} bones, up to ${m.maxInfluences} influences` : 'rigid'}`);
+  }
+  for (const c of s.clips as Record<string, unknown>[]) lines.push(`clip        ${c.name}: ${c.duration} s, ${c.tracks} tracks${c.ticksPerSecond ? `, ${c.ticksPerSecond} ticks/s` : ''}`);
+  for (const m of s.materials as Record<string, unknown>[]) lines.push(`material    ${m.name}${m.diffuseMap ? ` (${m.diffuseMap})` : ''}`);
+  const morphs = s.morphTargets as string[];
+  if (morphs.length) lines.push(`morphs      ${morphs.join(', ')}`);
+  for (const w of s.warnings as string[]) lines.push(`warning     ${w}`);
+  for (const p of (s.poses as { t: number; bounds: { min: number[]; max: number[] } }[] | undefined) ?? []) {
+    lines.push(`t = ${p.t}${s.clip ? ` (${s.clip})` : ''}  min ${p.bounds.min.join(' ')}  max ${p.bounds.max.join(' ')}`);
+  }
+  return lines.join('\n');
+}
+
+function main(): number {
+  let opts: Options;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+    let size: number;
+    try {
+      size = statSync(opts.file).size;
+    } catch {
+      throw new UsageError(`${opts.file}: no such file`);
+    }
+    if (size > 1024 * 1024 * 1024) throw new UsageError(`${opts.file}: larger than 1 GiB`);
+    const bytes = new Uint8Array(readFileSync(opts.file));
+    const scene = loadModel(opts.file, bytes);
+    const summary = summarise(scene, opts.clip, opts.times);
+    process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${table(summary)}\n`);
+    return 0;
+  } catch (e) {
+    const msg = e instanceof LoadError || e instanceof UsageError ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+    process.stderr.write(`error: ${msg.replace(/\n/g, ' ')}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = main();

@@ -1,0 +1,119 @@
+import type { SkinnedMesh } from '../model/types.ts';
+import { ATTRIB } from './programs.ts';
+
+/**
+ * GPU copy of one SkinnedMesh: one buffer per attribute at the fixed ATTRIB locations, a triangle
+ * index buffer, an edge index buffer for wireframes (each undirected edge once), and one vertex array
+ * that every program variant can use. Positions and normals are bind space. Joints are uvec4 (UNSIGNED_SHORT,
+ * integer attribute), weights vec4. Owns its handles; dispose() deletes them.
+ */
+export class MeshBuffers {
+  readonly vao: WebGLVertexArrayObject;
+  readonly triangleCount: number;
+  readonly edgeCount: number;
+  readonly vertexBytes: number;
+  private readonly buffers: WebGLBuffer[] = [];
+  private edgeVao: WebGLVertexArrayObject | null;
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    readonly mesh: SkinnedMesh,
+  ) {
+    const vao = gl.createVertexArray();
+    if (!vao) throw new Error('createVertexArray failed');
+    this.vao = vao;
+    gl.bindVertexArray(vao);
+    this.attribute(ATTRIB.a_position, mesh.positions, 3);
+    this.attribute(ATTRIB.a_normal, mesh.normals, 3);
+    if (mesh.uvs) this.attribute(ATTRIB.a_uv, mesh.uvs, 2);
+    else gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
+    this.integerAttribute(ATTRIB.a_joints, mesh.joints, 4);
+    this.attribute(ATTRIB.a_weights, mesh.weights, 4);
+    const ibo = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, mesh.indices);
+    void ibo;
+    gl.bindVertexArray(null);
+    this.triangleCount = mesh.indices.length / 3;
+
+    // Wireframe: same attributes, edge index buffer.
+    const edges = uniqueEdges(mesh.indices);
+    this.edgeCount = edges.length / 2;
+    const edgeVao = gl.createVertexArray();
+    this.edgeVao = edgeVao;
+    gl.bindVertexArray(edgeVao);
+    this.rebindAttributes();
+    this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, edges);
+    gl.bindVertexArray(null);
+    this.vertexBytes = mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength;
+  }
+
+  get wireVao(): WebGLVertexArrayObject | null {
+    return this.edgeVao;
+  }
+
+  private createBuffer(target: number, data: ArrayBufferView): WebGLBuffer {
+    const gl = this.gl;
+    const b = gl.createBuffer();
+    if (!b) throw new Error('createBuffer failed');
+    gl.bindBuffer(target, b);
+    gl.bufferData(target, data, gl.STATIC_DRAW);
+    this.buffers.push(b);
+    return b;
+  }
+
+  private readonly attribs: { loc: number; buffer: WebGLBuffer; size: number; integer: boolean }[] = [];
+
+  private attribute(loc: number, data: Float32Array, size: number): void {
+    const gl = this.gl;
+    const b = this.createBuffer(gl.ARRAY_BUFFER, data);
+    gl.enableVertexAttribArray(loc);
+    gl.vertexAttribPointer(loc, size, gl.FLOAT, false, 0, 0);
+    this.attribs.push({ loc, buffer: b, size, integer: false });
+  }
+
+  private integerAttribute(loc: number, data: Uint16Array, size: number): void {
+    const gl = this.gl;
+    const b = this.createBuffer(gl.ARRAY_BUFFER, data);
+    gl.enableVertexAttribArray(loc);
+    gl.vertexAttribIPointer(loc, size, gl.UNSIGNED_SHORT, 0, 0);
+    this.attribs.push({ loc, buffer: b, size, integer: true });
+  }
+
+  private rebindAttributes(): void {
+    const gl = this.gl;
+    for (const a of this.attribs) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, a.buffer);
+      gl.enableVertexAttribArray(a.loc);
+      if (a.integer) gl.vertexAttribIPointer(a.loc, a.size, gl.UNSIGNED_SHORT, 0, 0);
+      else gl.vertexAttribPointer(a.loc, a.size, gl.FLOAT, false, 0, 0);
+    }
+  }
+
+  dispose(): void {
+    const gl = this.gl;
+    gl.deleteVertexArray(this.vao);
+    if (this.edgeVao) gl.deleteVertexArray(this.edgeVao);
+    this.edgeVao = null;
+    for (const b of this.buffers) gl.deleteBuffer(b);
+    this.buffers.length = 0;
+  }
+}
+
+/** Each undirected triangle edge once, as index pairs. */
+export function uniqueEdges(indices: Uint32Array): Uint32Array {
+  const seen = new Set<number>();
+  const out: number[] = [];
+  const add = (a: number, b: number): void => {
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    const key = lo * 0x4000000 + hi;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(lo, hi);
+  };
+  for (let i = 0; i < indices.length; i += 3) {
+    add(indices[i]!, indices[i + 1]!);
+    add(indices[i + 1]!, indices[i + 2]!);
+    add(indices[i + 2]!, indices[i]!);
+  }
+  return new Uint32Array(out);
+}

@@ -1,0 +1,87 @@
+import * as twgl from 'twgl.js';
+import skinnedVert from '../../glsl/skinned.vert';
+import litFrag from '../../glsl/lit.frag';
+import flatFrag from '../../glsl/flat.frag';
+import linesVert from '../../glsl/lines.vert';
+import linesFrag from '../../glsl/lines.frag';
+import { PALETTE_BINDING } from './palette-ubo.ts';
+
+/**
+ * Compiled program variants, keyed by (vertex source, fragment source, sorted defines)
+ * (glTF-Sample-Viewer's shader cache). Attribute locations are fixed for every program (ATTRIB), so
+ * one vertex array object serves every variant and a technique switch is a program swap.
+ * Compile errors throw with twgl's numbered source listing.
+ */
+
+export const SOURCES = {
+  'skinned.vert': skinnedVert,
+  'lit.frag': litFrag,
+  'flat.frag': flatFrag,
+  'lines.vert': linesVert,
+  'lines.frag': linesFrag,
+} as const;
+export type SourceName = keyof typeof SOURCES;
+
+/** Fixed attribute locations shared by every program and vertex array. */
+export const ATTRIB = {
+  a_position: 0,
+  a_normal: 1,
+  a_colour: 1,
+  a_uv: 2,
+  a_joints: 3,
+  a_weights: 4,
+} as const;
+
+export type Defines = Readonly<Record<string, string | number | boolean>>;
+
+export function defineKey(defines: Defines): string {
+  return Object.keys(defines)
+    .sort()
+    .map((k) => `${k}=${String(defines[k])}`)
+    .join(',');
+}
+
+function header(defines: Defines): string {
+  const lines = ['#version 300 es'];
+  for (const k of Object.keys(defines).sort()) {
+    const v = defines[k];
+    if (v === false) continue;
+    lines.push(`#define ${k} ${v === true ? 1 : String(v)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export class ProgramCache {
+  private readonly programs = new Map<string, twgl.ProgramInfo>();
+
+  constructor(private readonly gl: WebGL2RenderingContext) {}
+
+  get(vert: SourceName, frag: SourceName, defines: Defines = {}): twgl.ProgramInfo {
+    const key = `${vert}|${frag}|${defineKey(defines)}`;
+    const cached = this.programs.get(key);
+    if (cached) return cached;
+    const head = header(defines);
+    let message = '';
+    const info = twgl.createProgramInfo(this.gl, [head + SOURCES[vert], head + SOURCES[frag]], {
+      attribLocations: ATTRIB as unknown as Record<string, number>,
+      errorCallback: (msg: string) => {
+        message += `${msg}\n`;
+      },
+    });
+    if (!info) throw new Error(`shader compile failed for ${vert} + ${frag} [${defineKey(defines)}]\n${message}`);
+    const gl = this.gl;
+    const block = gl.getUniformBlockIndex(info.program, 'Palette');
+    if (block !== gl.INVALID_INDEX) gl.uniformBlockBinding(info.program, block, PALETTE_BINDING);
+    this.programs.set(key, info);
+    return info;
+  }
+
+  get size(): number {
+    return this.programs.size;
+  }
+
+  dispose(): void {
+    for (const p of this.programs.values()) this.gl.deleteProgram(p.program);
+    this.programs.clear();
+  }
+}

@@ -1,0 +1,35 @@
+import { LoadError } from '../model/errors.ts';
+import type { Scene } from '../model/types.ts';
+import { parseM3d } from './m3d/parse-m3d.ts';
+
+/**
+ * The single entry point from bytes to a validated Scene, shared by the page, `inspect`, the tests and
+ * the benchmarks. The format is recognised by content first, then by extension. Every failure is a
+ * LoadError with a complete message.
+ */
+
+/** Largest model file accepted (bytes). */
+export const MAX_MODEL_BYTES = 256 * 1024 * 1024;
+
+/** File extensions the page offers in its file picker. */
+export const MODEL_EXTENSIONS = ['.m3d'] as const;
+
+export function loadModel(fileName: string, bytes: Uint8Array): Scene {
+  if (bytes.length > MAX_MODEL_BYTES) {
+    throw new LoadError(`${fileName}: ${(bytes.length / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit`);
+  }
+  if (bytes.length === 0) throw new LoadError(`${fileName}: the file is empty`, 1);
+  const magic = String.fromCharCode(...bytes.subarray(0, 4));
+  if (magic === '3DMO' || magic === '3dmo') {
+    throw new LoadError(`${fileName}: not a Luna .m3d: this is a binary "Model 3D" (3DMO) file, a different format that shares the extension`, -1, 0);
+  }
+  if (magic === 'xof ') {
+    throw new LoadError(`${fileName}: DirectX .x files are not supported by this build yet; load a Luna .m3d file`, -1, 0);
+  }
+  const lower = fileName.toLowerCase();
+  const text = new TextDecoder('utf-8').decode(bytes);
+  if (lower.endsWith('.m3d') || /^\s*\*+m3d-File-Header/.test(text.slice(0, 200))) return parseM3d(text, fileName);
+  const dot = lower.lastIndexOf('.');
+  const ext = dot >= 0 ? lower.slice(dot) : '(none)';
+  throw new LoadError(`${fileName}: unsupported file type ${ext}; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models`);
+}

@@ -1,0 +1,337 @@
+import { LoadError } from '../../model/errors.ts';
+import { identityTRS, normaliseInfluences, restFromInvBind, validateScene } from '../../model/build.ts';
+import { mirrorMat4, mirrorQuat, mirrorTangent, mirrorVec3 } from '../../model/handedness.ts';
+import {
+  MAX_INFLUENCES,
+  type Channel,
+  type Clip,
+  type Material,
+  type Scene,
+  type SkinnedMesh,
+  type Subset,
+  type Track,
+} from '../../model/types.ts';
+import { TextScanner } from '../text/scanner.ts';
+
+/**
+ * Frank Luna's .m3d text format (DirectX 11 and 12 books, seed 001 §23.4):
+ *
+ *   ***m3d-File-Header***   #Materials M #Vertices V #Triangles T #Bones B #AnimationClips C
+ *   ***Materials***         M blocks of `Key: value` lines (DX12: Name Diffuse Fresnel0 Roughness AlphaClip
+ *                           MaterialTypeName DiffuseMap NormalMap; DX11: Ambient Diffuse Specular SpecPower
+ *                           Reflectivity AlphaClip Effect DiffuseMap NormalMap)
+ *   ***SubsetTable***       M × `SubsetID: i VertexStart: a VertexCount: b FaceStart: c FaceCount: d`
+ *   ***Vertices***          V × Position: x y z, Tangent: x y z w, Normal: x y z, Tex-Coords: u v,
+ *                           and when B > 0 BlendWeights: w0..w3, BlendIndices: i0..i3
+ *   ***Triangles***         T × `i0 i1 i2`
+ *   ***BoneOffsets***       B × `BoneOffsetK` + 16 numbers (row-major, row vectors)
+ *   ***BoneHierarchy***     B × `ParentIndexOfBoneK: p` (parents before children)
+ *   ***AnimationClips***    C × `AnimationClip name { B × BoneK #Keyframes: n { n × Time: t Pos: x y z
+ *                           Scale: x y z Quat: x y z w } }`
+ *
+ * The file is D3D: left-handed, row vectors. Matrices read unchanged as our column-major column-vector
+ * form; then everything is mirrored in Z (src/model/handedness.ts). Quaternions are xyzw (XMFLOAT4).
+ * Luna's format has no bind locals: the rest pose is derived from the inverse of the offsets.
+ */
+
+const SECTION = /^\*+([A-Za-z0-9-]+)\*+$/;
+/** Smallest text a record can take, used to refuse counts the file cannot hold before allocating. */
+const MIN_CHARS_VERTEX = 30;
+const MIN_CHARS_TRIANGLE = 6;
+const MIN_CHARS_BONE = 40;
+const MIN_CHARS_KEY = 40;
+
+export function parseM3d(text: string, fileName: string): Scene {
+  const head = text.slice(0, 16);
+  if (/^\s*3dmodel/i.test(head)) {
+    throw new LoadError(`${fileName}: not a Luna .m3d: this is a "Model 3D" (3dmodel) file of another format that shares the extension`, 1);
+  }
+  const s = new TextScanner(text, fileName);
+
+  const section = (name: string): void => {
+    const t = s.next(`the ${name} section`);
+    const m = SECTION.exec(t);
+    if (!m || m[1] !== name) s.error(`expected the ${name} section header, found '${t.slice(0, 40)}'`);
+  };
+  const headerCount = (key: string, max: number): number => {
+    s.expect(key);
+    return s.int(`${key} count`, 0, max);
+  };
+
+  const first = s.peek();
+  if (first === null) throw new LoadError(`${fileName}: the file is empty`, 1);
+  section('m3d-File-Header');
+  const materialCount = headerCount('#Materials', 65535);
+  const vertexCount = headerCount('#Vertices', 1 << 26);
+  const triangleCount = headerCount('#Triangles', 1 << 26);
+  const boneCount = headerCount('#Bones', 32767);
+  const clipCount = headerCount('#AnimationClips', 65535);
+  s.checkCount(vertexCount, MIN_CHARS_VERTEX, 'vertex');
+  s.checkCount(triangleCount, MIN_CHARS_TRIANGLE, 'triangle');
+  s.checkCount(boneCount, MIN_CHARS_BONE, 'bone');
+  s.checkCount(materialCount, 10, 'material');
+
+  const warnings: string[] = [];
+
+  // Materials
+  section('Materials');
+  const materials: Material[] = [];
+  for (let i = 0; i < materialCount; i++) materials.push(readMaterial(s, i, materialCount));
+
+  // Subsets
+  section('SubsetTable');
+  const subsets: Subset[] = [];
+  for (let i = 0; i < materialCount; i++) {
+    s.expect('SubsetID:');
+    const id = s.int('SubsetID', 0, Math.max(0, materialCount - 1));
+    s.expect('VertexStart:');
+    s.int('VertexStart', 0, vertexCount);
+    s.expect('VertexCount:');
+    s.int('VertexCount', 0, vertexCount);
+    s.expect('FaceStart:');
+    const start = s.int('FaceStart', 0, triangleCount);
+    s.expect('FaceCount:');
+    const count = s.int('FaceCount', 0, triangleCount - start);
+    subsets.push({ material: id, start, count });
+  }
+
+  // Vertices
+  section('Vertices');
+  const positions = new Float32Array(vertexCount * 3);
+  const normals = new Float32Array(vertexCount * 3);
+  const tangents = new Float32Array(vertexCount * 4);
+  const uvs = new Float32Array(vertexCount * 2);
+  const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
+  const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
+  const maxJoint = Math.max(0, boneCount - 1);
+  for (let v = 0; v < vertexCount; v++) {
+    s.expect('Position:');
+    for (let k = 0; k < 3; k++) positions[v * 3 + k] = s.number(`vertex ${v} position`);
+    let sawWeights = false;
+    let sawIndices = false;
+    // Optional attribute lines, in any order, until the next vertex or section.
+    for (;;) {
+      const key = s.peek();
+      if (key === null || key === 'Position:' || SECTION.test(key)) break;
+      s.next();
+      if (key === 'Tangent:') {
+        tangents[v * 4 + 3] = 1;
+        for (let k = 0; k < 4 && s.peekIsNumber(); k++) tangents[v * 4 + k] = s.number(`vertex ${v} tangent`);
+      } else if (key === 'Normal:') {
+        for (let k = 0; k < 3; k++) normals[v * 3 + k] = s.number(`vertex ${v} normal`);
+      } else if (key === 'Tex-Coords:') {
+        for (let k = 0; k < 2; k++) uvs[v * 2 + k] = s.number(`vertex ${v} texture coordinate`);
+      } else if (key === 'BlendWeights:') {
+        sawWeights = true;
+        for (let k = 0; k < MAX_INFLUENCES && s.peekIsNumber(); k++) weights[v * 4 + k] = s.number(`vertex ${v} blend weight`);
+      } else if (key === 'BlendIndices:') {
+        sawIndices = true;
+        for (let k = 0; k < MAX_INFLUENCES && s.peekIsNumber(); k++) joints[v * 4 + k] = s.int(`vertex ${v} blend index`, 0, maxJoint);
+      } else {
+        s.error(`unexpected '${key.slice(0, 40)}' in vertex ${v} (expected Tangent:, Normal:, Tex-Coords:, BlendWeights:, BlendIndices: or the next Position:)`);
+      }
+    }
+    if (boneCount > 0 && (!sawWeights || !sawIndices)) s.error(`vertex ${v} has no BlendWeights/BlendIndices but the file declares ${boneCount} bones`);
+    if (boneCount === 0) weights[v * 4] = 1;
+    mirrorVec3(positions, v * 3);
+    mirrorVec3(normals, v * 3);
+    mirrorTangent(tangents, v * 4);
+  }
+
+  // Triangles
+  section('Triangles');
+  const indices = new Uint32Array(triangleCount * 3);
+  const maxIndex = Math.max(0, vertexCount - 1);
+  for (let i = 0; i < triangleCount * 3; i++) indices[i] = s.int(`triangle ${Math.floor(i / 3)} index`, 0, maxIndex);
+
+  // Skeleton
+  let parents: Int16Array;
+  let names: string[];
+  let restLocal: Float32Array;
+  let invBind: Float32Array;
+  if (boneCount > 0) {
+    section('BoneOffsets');
+    invBind = new Float32Array(boneCount * 16);
+    for (let b = 0; b < boneCount; b++) {
+      s.expect(`BoneOffset${b}`);
+      for (let k = 0; k < 16; k++) invBind[b * 16 + k] = s.number(`BoneOffset${b} element ${k}`);
+      mirrorMat4(invBind, b * 16);
+    }
+    section('BoneHierarchy');
+    parents = new Int16Array(boneCount);
+    for (let b = 0; b < boneCount; b++) {
+      s.expect(`ParentIndexOfBone${b}:`);
+      const p = s.int(`parent of bone ${b}`, -1, boneCount - 1);
+      if (p >= b) s.error(`bone ${b} has parent ${p}; .m3d stores parents before their children`);
+      parents[b] = p;
+    }
+    names = Array.from({ length: boneCount }, (_, b) => `Bone${b}`);
+    restLocal = restFromInvBind(parents, invBind);
+  } else {
+    parents = new Int16Array([-1]);
+    names = ['root'];
+    restLocal = identityTRS(1);
+    invBind = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  }
+
+  // Clips
+  const clips: Clip[] = [];
+  if (clipCount > 0) {
+    if (boneCount === 0) s.error(`the file declares ${clipCount} animation clips but no bones`);
+    section('AnimationClips');
+    for (let c = 0; c < clipCount; c++) clips.push(readClip(s, boneCount));
+  }
+  const trailing = s.peek();
+  if (trailing !== null) {
+    s.next();
+    warnings.push(`ignored data after the last section, from line ${s.tokenLine} ('${trailing.slice(0, 30)}')`);
+  }
+
+  const influence = normaliseInfluences(joints, weights, vertexCount);
+  if (influence.rescaled > 0) warnings.push(`${influence.rescaled} vertices had blend weights not summing to 1 (rescaled)`);
+  if (influence.empty > 0) warnings.push(`${influence.empty} vertices had no positive blend weight (bound to their first bone)`);
+  const bones = new Int16Array(Math.max(1, boneCount));
+  for (let b = 0; b < bones.length; b++) bones[b] = b;
+
+  const mesh: SkinnedMesh = {
+    name: baseName(fileName),
+    vertexCount,
+    positions,
+    normals,
+    tangents,
+    uvs,
+    joints,
+    weights,
+    maxInfluences: influence.maxInfluences,
+    indices,
+    subsets: subsets.length > 0 ? subsets : [{ material: 0, start: 0, count: triangleCount }],
+    bones,
+    invBind,
+    skinned: boneCount > 0,
+  };
+  const scene: Scene = {
+    name: fileName,
+    format: 'm3d',
+    floatBits: 0,
+    skeleton: { names, parents, restLocal },
+    meshes: [mesh],
+    clips,
+    materials: materials.length > 0 ? materials : [DEFAULT_MATERIAL],
+    morphTargets: [],
+    warnings,
+  };
+  validateScene(scene);
+  return scene;
+}
+
+const DEFAULT_MATERIAL: Material = {
+  name: 'default',
+  diffuse: [0.8, 0.8, 0.8, 1],
+  specular: [0.2, 0.2, 0.2],
+  specularPower: 32,
+  emissive: [0, 0, 0],
+  diffuseMap: null,
+  normalMap: null,
+};
+
+const MATERIAL_KEYS = new Set([
+  'Name:', 'Ambient:', 'Diffuse:', 'Specular:', 'SpecPower:', 'Reflectivity:', 'Fresnel0:', 'Roughness:',
+  'AlphaClip:', 'Effect:', 'MaterialTypeName:', 'DiffuseMap:', 'NormalMap:',
+]);
+
+/** One material block: `Key: value` lines until a key repeats or the next section starts. */
+function readMaterial(s: TextScanner, index: number, count: number): Material {
+  const fields = new Map<string, string>();
+  const startLine = s.line;
+  for (;;) {
+    const key = s.peek();
+    if (key === null) s.error(`unexpected end of file in material ${index} of ${count}`, s.line);
+    if (SECTION.test(key) || fields.has(key)) break;
+    if (!key.endsWith(':')) s.error(`expected a material field such as 'Diffuse:' in material ${index}, found '${key.slice(0, 40)}'`);
+    s.next();
+    if (!MATERIAL_KEYS.has(key)) s.error(`unknown material field '${key.slice(0, 40)}' in material ${index}`);
+    fields.set(key, s.restOfLine());
+  }
+  if (fields.size === 0) s.error(`material ${index} of ${count} is missing`, startLine);
+  const vec = (key: string, n: number, fallback: number[]): number[] => {
+    const raw = fields.get(key);
+    if (raw === undefined) return fallback;
+    const parts = raw.split(/\s+/).map(Number);
+    if (parts.length < n || parts.slice(0, n).some((x) => !Number.isFinite(x))) {
+      s.error(`material ${index}: '${key}' needs ${n} numbers, found '${raw.slice(0, 40)}'`, startLine);
+    }
+    return parts.slice(0, n);
+  };
+  const d = vec('Diffuse:', 3, [0.8, 0.8, 0.8]);
+  const spec = fields.has('Specular:') ? vec('Specular:', 3, [0, 0, 0]) : vec('Fresnel0:', 3, [0.04, 0.04, 0.04]);
+  let power = 32;
+  if (fields.has('SpecPower:')) power = vec('SpecPower:', 1, [32])[0]!;
+  else if (fields.has('Roughness:')) {
+    const r = Math.min(1, Math.max(0.02, vec('Roughness:', 1, [0.5])[0]!));
+    power = 2 / (r * r) - 2; // Blinn-Phong exponent with roughly the same lobe width.
+  }
+  const map = (key: string): string | null => {
+    const v = fields.get(key);
+    return v !== undefined && v.length > 0 ? v : null;
+  };
+  return {
+    name: fields.get('Name:') ?? `material${index}`,
+    diffuse: [d[0]!, d[1]!, d[2]!, 1],
+    specular: [spec[0]!, spec[1]!, spec[2]!],
+    specularPower: Math.max(1, power),
+    emissive: [0, 0, 0],
+    diffuseMap: map('DiffuseMap:'),
+    normalMap: map('NormalMap:'),
+  };
+}
+
+function readClip(s: TextScanner, boneCount: number): Clip {
+  s.expect('AnimationClip');
+  const name = s.next('a clip name');
+  s.expect('{');
+  const tracks: Track[] = [];
+  let duration = 0;
+  for (let b = 0; b < boneCount; b++) {
+    s.expect(`Bone${b}`);
+    s.expect('#Keyframes:');
+    const n = s.int(`keyframe count of bone ${b} in clip '${name}'`, 0, 1 << 24);
+    s.checkCount(n, MIN_CHARS_KEY, `keyframe (bone ${b}, clip '${name}')`);
+    s.expect('{');
+    const times = new Float32Array(n);
+    const tv = new Float32Array(n * 3);
+    const sv = new Float32Array(n * 3);
+    const rv = new Float32Array(n * 4);
+    for (let k = 0; k < n; k++) {
+      s.expect('Time:');
+      const t = s.number(`key time (bone ${b}, clip '${name}')`);
+      if (k > 0 && t < times[k - 1]!) s.error(`key times of bone ${b} in clip '${name}' go backwards (${t} after ${times[k - 1]})`);
+      times[k] = t;
+      s.expect('Pos:');
+      for (let i = 0; i < 3; i++) tv[k * 3 + i] = s.number('key translation');
+      s.expect('Scale:');
+      for (let i = 0; i < 3; i++) sv[k * 3 + i] = s.number('key scale');
+      s.expect('Quat:');
+      for (let i = 0; i < 4; i++) rv[k * 4 + i] = s.number('key rotation');
+      const len = Math.hypot(rv[k * 4]!, rv[k * 4 + 1]!, rv[k * 4 + 2]!, rv[k * 4 + 3]!);
+      if (len < 1e-8) s.error(`zero-length rotation quaternion at key ${k} of bone ${b} in clip '${name}'`);
+      for (let i = 0; i < 4; i++) rv[k * 4 + i] = rv[k * 4 + i]! / len;
+      mirrorVec3(tv, k * 3);
+      mirrorQuat(rv, k * 4);
+    }
+    s.expect('}');
+    if (n > 0) {
+      duration = Math.max(duration, times[n - 1]!);
+      const channel = (values: Float32Array): Channel => ({ times, values });
+      tracks.push({ node: b, translation: channel(tv), rotation: channel(rv), scale: channel(sv) });
+    }
+  }
+  s.expect('}');
+  return { name, duration, ticksPerSecond: 0, tracks };
+}
+
+function baseName(path: string): string {
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  const base = path.slice(slash + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}

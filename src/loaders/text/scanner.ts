@@ -1,0 +1,129 @@
+import { LoadError } from '../../model/errors.ts';
+
+/**
+ * Whitespace-separated tokens over a text file with 1-based line tracking, for the text formats.
+ * Every failure throws LoadError naming the file, the line and what was expected; nothing here reads
+ * past the end of the input. `checkCount` guards allocations sized by counts written in the file.
+ */
+export class TextScanner {
+  private pos = 0;
+  /** Line of the next unread character. */
+  line = 1;
+  /** Line on which the last token returned started. */
+  tokenLine = 1;
+
+  constructor(
+    private readonly src: string,
+    private readonly fileName: string,
+  ) {}
+
+  get remaining(): number {
+    return this.src.length - this.pos;
+  }
+
+  error(message: string, line = this.tokenLine): never {
+    const atEnd = this.pos >= this.src.length ? ' (the file ends here: is it truncated?)' : '';
+    throw new LoadError(`${this.fileName}: line ${line}: ${message}${atEnd}`, line);
+  }
+
+  private skipSpace(): void {
+    const s = this.src;
+    let p = this.pos;
+    while (p < s.length) {
+      const c = s.charCodeAt(p);
+      if (c === 10) this.line++;
+      else if (c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11 && c !== 0xfeff) break;
+      p++;
+    }
+    this.pos = p;
+  }
+
+  private tokenEnd(): number {
+    const s = this.src;
+    let p = this.pos;
+    while (p < s.length) {
+      const c = s.charCodeAt(p);
+      if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11) break;
+      p++;
+    }
+    return p;
+  }
+
+  atEnd(): boolean {
+    this.skipSpace();
+    return this.pos >= this.src.length;
+  }
+
+  /** The next token without consuming it, or null at the end. */
+  peek(): string | null {
+    this.skipSpace();
+    if (this.pos >= this.src.length) return null;
+    return this.src.slice(this.pos, this.tokenEnd());
+  }
+
+  /** True when the next token starts like a number. */
+  peekIsNumber(): boolean {
+    this.skipSpace();
+    if (this.pos >= this.src.length) return false;
+    const c = this.src.charCodeAt(this.pos);
+    return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;
+  }
+
+  next(what = 'more data'): string {
+    this.skipSpace();
+    if (this.pos >= this.src.length) throw new LoadError(`${this.fileName}: line ${this.line}: unexpected end of file, expected ${what} (is the file truncated?)`, this.line);
+    this.tokenLine = this.line;
+    const end = this.tokenEnd();
+    const t = this.src.slice(this.pos, end);
+    this.pos = end;
+    return t;
+  }
+
+  expect(literal: string): void {
+    const t = this.next(`'${literal}'`);
+    if (t !== literal) this.error(`expected '${literal}', found '${clip(t)}'`);
+  }
+
+  /** A finite number; `what` names it in the error. */
+  number(what: string): number {
+    const t = this.next(what);
+    const v = Number(t);
+    if (!Number.isFinite(v) || t.length === 0) this.error(`expected ${what} (a finite number), found '${clip(t)}'`);
+    return v;
+  }
+
+  /** An integer in [min, max]. */
+  int(what: string, min: number, max: number): number {
+    const t = this.next(what);
+    const v = Number(t);
+    if (!Number.isInteger(v)) this.error(`expected ${what} (an integer), found '${clip(t)}'`);
+    if (v < min || v > max) this.error(`${what} ${v} is out of range [${min}, ${max}]`);
+    return v;
+  }
+
+  /** The rest of the current line (trimmed), consumed with its line end. */
+  restOfLine(): string {
+    const s = this.src;
+    let p = this.pos;
+    while (p < s.length && (s.charCodeAt(p) === 32 || s.charCodeAt(p) === 9)) p++;
+    const start = p;
+    while (p < s.length && s.charCodeAt(p) !== 10) p++;
+    const text = s.slice(start, p).trim();
+    this.pos = p;
+    return text;
+  }
+
+  /**
+   * Refuses a count that the rest of the file cannot hold, before anything is allocated from it:
+   * each item needs at least `minChars` characters of text.
+   */
+  checkCount(count: number, minChars: number, what: string): void {
+    if (count * minChars > this.remaining) {
+      this.error(`${what} count ${count} is larger than the rest of the file can hold (${this.remaining} characters left)`);
+    }
+  }
+}
+
+function clip(t: string): string {
+  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+}

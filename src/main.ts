@@ -1,0 +1,103 @@
+import 'lil-gui/dist/lil-gui.css';
+import './style.css';
+import { App, type AppView, type LoadedModel } from './app/app.ts';
+import { paramsFromSearch } from './app/state.ts';
+import { Panel } from './ui/gui.ts';
+import { installInput } from './ui/input.ts';
+import { Overlay } from './ui/overlay.ts';
+
+/**
+ * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
+ * render → app ◄ ui) and exposes `window.skinlab` (CONTRACT section 2).
+ */
+
+declare global {
+  interface Window {
+    skinlab: {
+      set(params: Record<string, string | number | boolean | null>): Promise<void>;
+      info(): Record<string, unknown>;
+      stats(): ReturnType<App['stats']>;
+    };
+  }
+}
+
+function start(): void {
+  document.documentElement.dataset.state = 'loading';
+  const canvas = document.getElementById('view') as HTMLCanvasElement;
+  const chrome = document.getElementById('chrome') as HTMLElement;
+  const overlay = new Overlay(chrome);
+  const gl = canvas.getContext('webgl2', { antialias: true, alpha: false, powerPreference: 'high-performance' });
+  if (!gl) {
+    const message = 'WebGL2 is not available in this browser, so skinlab cannot draw. Try a current Chrome, Edge, Firefox or Safari.';
+    overlay.error(message);
+    console.error(message);
+    document.documentElement.dataset.state = 'error';
+    return;
+  }
+
+  let panel: Panel | null = null;
+  let chromeVisible = true;
+  const view: AppView = {
+    progress: (message, fraction) => overlay.progress(message, fraction),
+    error: (message) => overlay.error(message),
+    modelChanged: (model: LoadedModel) => {
+      overlay.warnings(model.warnings);
+      panel?.modelChanged(model);
+    },
+    stateChanged: () => {
+      panel?.refresh();
+      setChrome(app.state.gui && chromeVisible);
+    },
+  };
+  const app = new App(canvas, gl, view);
+  overlay.onCancel = () => app.cancelLoad();
+
+  const setChrome = (visible: boolean): void => {
+    overlay.setVisible(visible);
+    panel?.setVisible(visible);
+    document.documentElement.classList.toggle('clean', !visible);
+  };
+  const input = installInput(app, canvas, {
+    toggleHelp: () => overlay.toggleHelp(),
+    toggleChrome: () => {
+      chromeVisible = !chromeVisible;
+      setChrome(app.state.gui && chromeVisible);
+    },
+    dismissError: () => {
+      if (overlay.helpVisible) overlay.toggleHelp(false);
+      else overlay.error(null);
+    },
+    refresh: () => panel?.refresh(),
+  });
+  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp());
+
+  window.skinlab = {
+    set: (params) => app.set(params),
+    info: () => app.info(),
+    stats: () => app.stats(),
+  };
+
+  // Stats box and time slider at 4 Hz: text updates are not per-frame work.
+  setInterval(() => {
+    if (!app.current) return;
+    const i = app.info();
+    overlay.stats(app.stats(), {
+      bones: i.bones as number,
+      vertices: i.vertices as number,
+      triangles: i.triangles as number,
+      technique: i.technique as string,
+      clip: i.clip as string | null,
+      t: i.t as number,
+    });
+  }, 250);
+  const syncTime = (): void => {
+    panel?.frame();
+    requestAnimationFrame(syncTime);
+  };
+  requestAnimationFrame(syncTime);
+
+  const params = paramsFromSearch(location.search);
+  void app.set({ model: 'default', ...params });
+}
+
+start();

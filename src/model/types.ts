@@ -1,0 +1,124 @@
+/**
+ * The format-neutral scene every loader produces and every later layer reads.
+ *
+ * Conventions inside the model (one for all formats; loaders convert at their boundary):
+ * - Right-handed, +Y up, lengths in the file's units.
+ * - Column vectors: a point transforms as p' = M · p. Matrices are 16 floats, column-major
+ *   (gl-matrix / GLSL layout). A D3D matrix written row by row for row vectors (v' = v · M)
+ *   has the same 16 floats in the same order, so it reads unchanged as our column-major M;
+ *   the loaders then mirror Z (left- to right-handed), see `src/model/handedness.ts`.
+ * - Triangles wind counter-clockwise seen from outside (GL's default front face).
+ * - Quaternions are (x, y, z, w), unit length, rotating p by q · p · q*.
+ *
+ * No WebGL here: `model` and `anim` run in Node for the CLI, tests and benchmarks.
+ */
+
+/** Local transform channels for one node, stored flat: t (3), r (4, xyzw), s (3). */
+export const TRS_STRIDE = 10;
+
+/** The frame hierarchy. Node i's parent is `parents[i] < i`, or -1 for a root. */
+export interface Skeleton {
+  readonly names: readonly string[];
+  /** Parents before children: parents[i] < i for every non-root i. */
+  readonly parents: Int16Array;
+  /** Rest (bind or file) local transform of each node as TRS, TRS_STRIDE floats per node. */
+  readonly restLocal: Float32Array;
+}
+
+/** Keys of one channel: times in seconds (ascending) and `stride` floats per key. */
+export interface Channel {
+  readonly times: Float32Array;
+  /** stride 3 for translation/scale, 4 for rotation (xyzw). */
+  readonly values: Float32Array;
+}
+
+/** The animation of one node. A missing channel holds that part of the node's rest local. */
+export interface Track {
+  readonly node: number;
+  readonly translation: Channel | null;
+  readonly rotation: Channel | null;
+  readonly scale: Channel | null;
+}
+
+export interface Clip {
+  readonly name: string;
+  /** Seconds; keys lie in [0, duration]. */
+  readonly duration: number;
+  /** The file's tick rate where it has one (.x), else 0. Informational only: key times are seconds. */
+  readonly ticksPerSecond: number;
+  readonly tracks: readonly Track[];
+}
+
+export interface Material {
+  readonly name: string;
+  /** Linear RGBA, 0..1. */
+  readonly diffuse: readonly [number, number, number, number];
+  readonly specular: readonly [number, number, number];
+  readonly specularPower: number;
+  readonly emissive: readonly [number, number, number];
+  /** Texture file name as written in the file (resolve relative to the model), or null. */
+  readonly diffuseMap: string | null;
+  readonly normalMap: string | null;
+}
+
+/** A run of triangles drawn with one material. `start`/`count` are in triangles. */
+export interface Subset {
+  readonly material: number;
+  readonly start: number;
+  readonly count: number;
+}
+
+/** Maximum bone influences per vertex anywhere in skinlab. */
+export const MAX_INFLUENCES = 4;
+
+/**
+ * One skinned (or rigidly attached) mesh in bind space.
+ * A rigid mesh hanging under a frame is a skinned mesh with one bone (that frame) and weight 1.
+ */
+export interface SkinnedMesh {
+  readonly name: string;
+  readonly vertexCount: number;
+  /** 3 floats per vertex, bind space. */
+  readonly positions: Float32Array;
+  /** 3 floats per vertex, unit length. */
+  readonly normals: Float32Array;
+  /** 4 floats per vertex (xyz unit, w = ±1 bitangent sign), or null. */
+  readonly tangents: Float32Array | null;
+  /** 2 floats per vertex, or null. Origin top-left (D3D); v grows downwards. */
+  readonly uvs: Float32Array | null;
+  /**
+   * MAX_INFLUENCES palette slots per vertex (indices into `bones`), sorted by descending weight.
+   * Unused slots have weight 0 and index 0.
+   */
+  readonly joints: Uint16Array;
+  /** MAX_INFLUENCES weights per vertex, descending, summing to 1. */
+  readonly weights: Float32Array;
+  /** Largest number of non-zero weights on any vertex (0..4). */
+  readonly maxInfluences: number;
+  /** 3 indices per triangle. */
+  readonly indices: Uint32Array;
+  readonly subsets: readonly Subset[];
+  /** Palette slot k → skeleton node. */
+  readonly bones: Int16Array;
+  /** Palette slot k → offset (inverse bind) matrix, 16 floats, column-major: bind space → bone space. */
+  readonly invBind: Float32Array;
+  /** True when the file carried skin weights (false for rigid meshes attached to one frame). */
+  readonly skinned: boolean;
+}
+
+export type ModelFormat = 'm3d' | 'x-text' | 'x-binary' | 'x-tzip' | 'x-bzip';
+
+export interface Scene {
+  readonly name: string;
+  readonly format: ModelFormat;
+  /** .x only: 32 or 64; 0 otherwise. */
+  readonly floatBits: number;
+  readonly skeleton: Skeleton;
+  readonly meshes: readonly SkinnedMesh[];
+  readonly clips: readonly Clip[];
+  readonly materials: readonly Material[];
+  /** Morph target names (snake_case); empty when the model has none. */
+  readonly morphTargets: readonly string[];
+  /** Things the loader skipped or repaired, in words a user understands. */
+  readonly warnings: readonly string[];
+}

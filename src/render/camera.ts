@@ -1,0 +1,61 @@
+import { mat4, vec3 } from 'gl-matrix';
+
+/**
+ * Orbit camera around a target point, world space, right-handed, +Y up.
+ * yaw 0 looks from +Z towards -Z (the front of a character facing +Z); positive yaw orbits towards +X;
+ * positive pitch looks down from above. Distance in world units. Matrices are written into owned
+ * buffers by update(); nothing allocates per frame.
+ */
+export class OrbitCamera {
+  yawDeg = 25;
+  pitchDeg = 12;
+  distance = 3;
+  readonly target = vec3.fromValues(0, 1, 0);
+  fovYDeg = 40;
+  aspect = 1;
+  near = 0.01;
+  far = 100;
+
+  readonly view = mat4.create();
+  readonly projection = mat4.create();
+  readonly viewProj = mat4.create();
+  readonly position = vec3.create();
+
+  /** Frames a bounding sphere: the whole sphere fits the narrower field of view with a margin. */
+  frame(center: ArrayLike<number>, radius: number): void {
+    vec3.set(this.target, center[0]!, center[1]!, center[2]!);
+    const r = Math.max(radius, 1e-6);
+    const halfY = (this.fovYDeg * Math.PI) / 360;
+    const halfX = Math.atan(Math.tan(halfY) * Math.max(this.aspect, 1e-3));
+    const half = Math.min(halfY, halfX);
+    this.distance = (r / Math.sin(half)) * 1.08;
+  }
+
+  orbit(dxDeg: number, dyDeg: number): void {
+    this.yawDeg = (((this.yawDeg + dxDeg) % 360) + 540) % 360 - 180;
+    this.pitchDeg = Math.max(-89, Math.min(89, this.pitchDeg + dyDeg));
+  }
+
+  zoom(factor: number): void {
+    this.distance = Math.max(1e-4, this.distance * factor);
+  }
+
+  update(): void {
+    const yaw = (this.yawDeg * Math.PI) / 180;
+    const pitch = (this.pitchDeg * Math.PI) / 180;
+    const c = Math.cos(pitch);
+    vec3.set(
+      this.position,
+      this.target[0]! + this.distance * c * Math.sin(yaw),
+      this.target[1]! + this.distance * Math.sin(pitch),
+      this.target[2]! + this.distance * c * Math.cos(yaw),
+    );
+    this.near = Math.max(this.distance * 0.01, 1e-4);
+    this.far = this.distance * 20;
+    mat4.lookAt(this.view, this.position, this.target, UP);
+    mat4.perspective(this.projection, (this.fovYDeg * Math.PI) / 180, this.aspect, this.near, this.far);
+    mat4.multiply(this.viewProj, this.projection, this.view);
+  }
+}
+
+const UP = vec3.fromValues(0, 1, 0);

@@ -1,0 +1,138 @@
+import { MeshBuffers } from '../gpu/mesh-buffers.ts';
+import { ATTRIB } from '../gpu/programs.ts';
+import { decodeTexture, uploadTexture, type CompanionSource } from '../gpu/textures.ts';
+import type { Scene } from '../model/types.ts';
+import type { DeviceCaps, Technique, TechniqueId, TechniqueMesh } from '../techniques/technique.ts';
+
+/**
+ * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
+ * state (built the first time a technique is used, kept so switching back is instant), the skeleton
+ * overlay's line buffer and the floor grid sized to the model. dispose() releases all of it.
+ */
+export class ModelGpu {
+  readonly meshes: MeshBuffers[];
+  /** Per material; null means "use the white texture". */
+  readonly textures: (WebGLTexture | null)[];
+  private readonly techniqueMeshes = new Map<TechniqueId, TechniqueMesh[]>();
+
+  /** Skeleton overlay: 2 vertices per node (node, parent), 7 floats each (xyz rgba); rewritten per frame. */
+  readonly boneLines: Float32Array;
+  readonly boneVao: WebGLVertexArrayObject;
+  private readonly boneBuffer: WebGLBuffer;
+  readonly gridVao: WebGLVertexArrayObject;
+  readonly gridVertexCount: number;
+  private readonly gridBuffer: WebGLBuffer;
+  private disposed = false;
+
+  private constructor(
+    private readonly gl: WebGL2RenderingContext,
+    readonly scene: Scene,
+    textures: (WebGLTexture | null)[],
+    floorY: number,
+    radius: number,
+    centre: ArrayLike<number>,
+  ) {
+    this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
+    this.textures = textures;
+    const nodes = scene.skeleton.parents.length;
+    this.boneLines = new Float32Array(nodes * 2 * 7);
+    [this.boneVao, this.boneBuffer] = lineVao(gl, this.boneLines, gl.DYNAMIC_DRAW);
+    const grid = gridLines(floorY, radius, centre);
+    this.gridVertexCount = grid.length / 7;
+    [this.gridVao, this.gridBuffer] = lineVao(gl, grid, gl.STATIC_DRAW);
+  }
+
+  /**
+   * Decodes the scene's textures (async), then creates every GL object. Texture problems become warnings;
+   * they never fail the load.
+   */
+  static async create(
+    gl: WebGL2RenderingContext,
+    scene: Scene,
+    companions: CompanionSource,
+    framing: { floorY: number; radius: number; centre: ArrayLike<number> },
+    warnings: string[],
+  ): Promise<ModelGpu> {
+    const decoded = await Promise.all(
+      scene.materials.map((m) => (m.diffuseMap ? decodeTexture(m.diffuseMap, companions) : Promise.resolve(null))),
+    );
+    const textures = decoded.map((d) => {
+      if (d === null) return null;
+      if (typeof d === 'string') {
+        warnings.push(d);
+        return null;
+      }
+      const tex = uploadTexture(gl, d.image);
+      d.image.close();
+      return tex;
+    });
+    return new ModelGpu(gl, scene, textures, framing.floorY, framing.radius, framing.centre);
+  }
+
+  /** The technique's per-mesh state, built on first use. */
+  techniqueMeshesFor(technique: Technique, caps: DeviceCaps): TechniqueMesh[] {
+    let list = this.techniqueMeshes.get(technique.id);
+    if (!list) {
+      list = this.meshes.map((b) => technique.createMesh(this.gl, b, this.scene, caps));
+      this.techniqueMeshes.set(technique.id, list);
+    }
+    return list;
+  }
+
+  uploadBoneLines(): void {
+    const gl = this.gl;
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.boneBuffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.boneLines);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const gl = this.gl;
+    for (const m of this.meshes) m.dispose();
+    for (const list of this.techniqueMeshes.values()) for (const t of list) t.dispose();
+    this.techniqueMeshes.clear();
+    for (const t of this.textures) if (t) gl.deleteTexture(t);
+    gl.deleteVertexArray(this.boneVao);
+    gl.deleteBuffer(this.boneBuffer);
+    gl.deleteVertexArray(this.gridVao);
+    gl.deleteBuffer(this.gridBuffer);
+  }
+}
+
+/** A VAO over interleaved xyz + rgba floats at ATTRIB.a_position / ATTRIB.a_colour. */
+function lineVao(gl: WebGL2RenderingContext, data: Float32Array, usage: number): [WebGLVertexArrayObject, WebGLBuffer] {
+  const vao = gl.createVertexArray();
+  const buffer = gl.createBuffer();
+  if (!vao || !buffer) throw new Error('could not create line buffers');
+  gl.bindVertexArray(vao);
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, data, usage);
+  gl.enableVertexAttribArray(ATTRIB.a_position);
+  gl.vertexAttribPointer(ATTRIB.a_position, 3, gl.FLOAT, false, 28, 0);
+  gl.enableVertexAttribArray(ATTRIB.a_colour);
+  gl.vertexAttribPointer(ATTRIB.a_colour, 4, gl.FLOAT, false, 28, 12);
+  gl.bindVertexArray(null);
+  gl.bindBuffer(gl.ARRAY_BUFFER, null);
+  return [vao, buffer];
+}
+
+/** Floor grid on y = floorY around the model: a round spacing near radius/4, fading towards the edge. */
+function gridLines(floorY: number, radius: number, centre: ArrayLike<number>): Float32Array {
+  const r = Math.max(radius, 1e-3);
+  const step = 10 ** Math.floor(Math.log10(r / 2));
+  const half = Math.ceil((r * 2.5) / step);
+  const cx = Math.round(centre[0]! / step) * step;
+  const cz = Math.round(centre[2]! / step) * step;
+  const out: number[] = [];
+  const extent = half * step;
+  for (let i = -half; i <= half; i++) {
+    const major = i % 5 === 0;
+    const a = major ? 0.34 : 0.16;
+    const c = i === 0 ? 0.42 : 0.5;
+    out.push(cx + i * step, floorY, cz - extent, c, c, c + 0.04, a, cx + i * step, floorY, cz + extent, c, c, c + 0.04, a);
+    out.push(cx - extent, floorY, cz + i * step, c, c, c + 0.04, a, cx + extent, floorY, cz + i * step, c, c, c + 0.04, a);
+  }
+  return new Float32Array(out);
+}

@@ -1,0 +1,155 @@
+import GUI, { type Controller } from 'lil-gui';
+import type { App, LoadedModel } from '../app/app.ts';
+import { BUILTIN_MODELS } from '../app/builtins.ts';
+import { VIEW_IDS } from '../render/renderer.ts';
+import { TECHNIQUE_IDS } from '../techniques/technique.ts';
+import { TECHNIQUES } from '../techniques/index.ts';
+
+/**
+ * The lil-gui panel. It edits AppState through the App (and only that); it never touches GL.
+ * Controllers that depend on the model (clip list, time range) are rebuilt when a model loads.
+ */
+export class Panel {
+  readonly gui: GUI;
+  private readonly proxy = {
+    model: 'default',
+    openFile: (): void => this.onOpenFile(),
+    clip: '',
+    playing: true,
+    speed: 1,
+    time: 0,
+    crossfade: 0.3,
+    technique: 'vs-hlsl',
+    influences: 4,
+    view: 'shaded',
+    skeleton: false,
+    grid: true,
+    frame: (): void => this.app.frameModel(),
+    help: (): void => this.onHelp(),
+  };
+  private modelCtl: Controller;
+  private clipCtl: Controller | null = null;
+  private timeCtl: Controller | null = null;
+  private readonly anim: GUI;
+  private readonly modelOptions = new Map<string, string>();
+
+  constructor(
+    private readonly app: App,
+    private readonly onOpenFile: () => void,
+    private readonly onHelp: () => void,
+  ) {
+    this.gui = new GUI({ title: 'skinlab' });
+    const p = this.proxy;
+    const models = this.gui.addFolder('Model');
+    for (const m of BUILTIN_MODELS) this.modelOptions.set(m.label, m.id);
+    this.modelCtl = models.add(p, 'model', Object.fromEntries(this.modelOptions)).name('model').onChange((id: string) => {
+      void app.set({ model: id });
+    });
+    models.add(p, 'openFile').name('Open file…  (O)');
+
+    this.anim = this.gui.addFolder('Animation');
+    this.anim.add(p, 'playing').name('play  (Space)').onChange((v: boolean) => {
+      if (v) {
+        app.state.t = null;
+        app.state.paused = false;
+      } else {
+        app.state.t = null;
+        app.state.paused = true;
+      }
+    });
+    this.anim.add(p, 'speed', 0, 3, 0.05).name('speed').onChange((v: number) => {
+      app.state.speed = v;
+    });
+    this.anim.add(p, 'crossfade', 0, 2, 0.05).name('crossfade (s)').onChange((v: number) => {
+      app.state.crossfade = v;
+    });
+
+    const render = this.gui.addFolder('Rendering');
+    const techniqueOptions: Record<string, string> = {};
+    for (const id of TECHNIQUE_IDS) {
+      const t = TECHNIQUES.find((x) => x.id === id);
+      if (t) techniqueOptions[`${t.id} — ${t.label}`] = t.id;
+    }
+    render.add(p, 'technique', techniqueOptions).name('technique').onChange((id: string) => {
+      void app.set({ technique: id });
+    });
+    render.add(p, 'influences', [1, 2, 3, 4]).name('influences').onChange((v: number) => {
+      void app.set({ influences: v });
+    });
+    render.add(p, 'view', [...VIEW_IDS]).name('view  (W)').onChange((v: string) => {
+      void app.set({ view: v });
+    });
+    render.add(p, 'skeleton').name('skeleton overlay  (K)').onChange((v: boolean) => {
+      app.state.skeleton = v;
+    });
+    render.add(p, 'grid').name('floor grid  (G)').onChange((v: boolean) => {
+      app.state.grid = v;
+    });
+    render.add(p, 'frame').name('Frame model  (F)');
+    this.gui.add(p, 'help').name('Keys and mouse…  (?)');
+  }
+
+  /** Rebuilds model-dependent controllers and syncs everything from AppState. */
+  modelChanged(model: LoadedModel): void {
+    if (![...this.modelOptions.values()].includes(model.id)) {
+      this.modelOptions.set(model.label, model.id);
+      this.modelCtl = this.modelCtl.options(Object.fromEntries(this.modelOptions)).onChange((id: string) => {
+        void this.app.set({ model: id });
+      });
+    }
+    this.clipCtl?.destroy();
+    this.timeCtl?.destroy();
+    const p = this.proxy;
+    const names = model.scene.clips.map((c) => c.name);
+    p.clip = this.app.state.clip;
+    this.clipCtl = this.anim.add(p, 'clip', names.length > 0 ? names : ['(none)']).name('clip  ([ ])').onChange((name: string) => {
+      if (names.includes(name)) this.app.playClip(name);
+    });
+    this.clipCtl.disable(names.length === 0);
+    const duration = Math.max(model.player.duration, 1e-3);
+    this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').listen().onChange((t: number) => {
+      this.app.state.t = t;
+      this.app.state.paused = true;
+      p.playing = false;
+      this.refresh();
+    });
+    this.refresh();
+  }
+
+  /** Per-frame: mirrors playback time into the time slider (lil-gui's listen() reads `proxy.time`). */
+  frame(): void {
+    const m = this.app.current;
+    if (!m) return;
+    this.proxy.time = m.player.time;
+  }
+
+  /** Pulls every value from AppState (after URL or API changes). */
+  refresh(): void {
+    const s = this.app.state;
+    const p = this.proxy;
+    p.model = s.model;
+    p.clip = s.clip;
+    p.playing = s.t === null && !s.paused;
+    p.speed = s.speed;
+    p.crossfade = s.crossfade;
+    p.technique = s.technique;
+    p.influences = s.influences;
+    p.view = s.view;
+    p.skeleton = s.skeleton;
+    p.grid = s.grid;
+    const m = this.app.current;
+    if (m && this.timeCtl) {
+      const d = Math.max(m.player.duration, 1e-3);
+      this.timeCtl.max(d).step(d / 500);
+    }
+    for (const c of this.gui.controllersRecursive()) c.updateDisplay();
+  }
+
+  setVisible(visible: boolean): void {
+    this.gui.show(visible);
+  }
+
+  dispose(): void {
+    this.gui.destroy();
+  }
+}

@@ -1,0 +1,179 @@
+import type { App } from '../app/app.ts';
+import { fileSource } from '../app/model-source.ts';
+import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
+
+/**
+ * Pointer, wheel, keyboard and drag-and-drop input. Camera gestures move the OrbitCamera directly
+ * (view state, not model state); everything else goes through the App.
+ */
+export interface InputHooks {
+  toggleHelp(): void;
+  toggleChrome(): void;
+  dismissError(): void;
+  refresh(): void;
+}
+
+export function isModelFile(name: string): boolean {
+  const lower = name.toLowerCase();
+  return MODEL_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** Loads the model among `files` with the rest as its companions (textures). */
+export async function openFiles(app: App, files: readonly File[]): Promise<void> {
+  const model = files.find((f) => isModelFile(f.name));
+  if (!model) {
+    const names = files.map((f) => f.name).join(', ');
+    app.fail(`${names}: unsupported file type; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models (drop the model together with its textures)`);
+    return;
+  }
+  await app.load(fileSource(model, files), model.name, model.name);
+}
+
+export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHooks): { openPicker: () => void } {
+  // Hidden file input for "Open file…".
+  const picker = document.createElement('input');
+  picker.type = 'file';
+  picker.multiple = true;
+  picker.accept = [...MODEL_EXTENSIONS, '.png', '.jpg', '.jpeg', '.bmp', '.tga', '.dds'].join(',');
+  picker.style.display = 'none';
+  document.body.appendChild(picker);
+  picker.addEventListener('change', () => {
+    const files = Array.from(picker.files ?? []);
+    picker.value = '';
+    if (files.length > 0) void openFiles(app, files);
+  });
+  const openPicker = (): void => picker.click();
+
+  // Orbit / pan / zoom.
+  let dragging: { id: number; x: number; y: number; pan: boolean } | null = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    canvas.setPointerCapture(e.pointerId);
+    dragging = { id: e.pointerId, x: e.clientX, y: e.clientY, pan: e.button === 2 || e.shiftKey };
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!dragging || dragging.id !== e.pointerId) return;
+    const dx = e.clientX - dragging.x;
+    const dy = e.clientY - dragging.y;
+    dragging.x = e.clientX;
+    dragging.y = e.clientY;
+    const cam = app.camera;
+    if (dragging.pan) {
+      const scale = (cam.distance * 2 * Math.tan((cam.fovYDeg * Math.PI) / 360)) / Math.max(1, canvas.clientHeight);
+      const v = cam.view;
+      // Camera right = first row of the view rotation, up = second row.
+      for (let k = 0; k < 3; k++) cam.target[k] = cam.target[k]! - dx * scale * v[k * 4]! + dy * scale * v[k * 4 + 1]!;
+    } else cam.orbit(-dx * 0.4, dy * 0.4);
+    app.state.camera = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance / (app.current?.framing.radius ?? 1) };
+  });
+  const end = (e: PointerEvent): void => {
+    if (dragging?.id === e.pointerId) dragging = null;
+  };
+  canvas.addEventListener('pointerup', end);
+  canvas.addEventListener('pointercancel', end);
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+  canvas.addEventListener(
+    'wheel',
+    (e) => {
+      e.preventDefault();
+      app.camera.zoom(Math.exp(e.deltaY * 0.0015));
+      const cam = app.camera;
+      app.state.camera = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance / (app.current?.framing.radius ?? 1) };
+    },
+    { passive: false },
+  );
+  canvas.addEventListener('dblclick', () => app.frameModel());
+
+  // Keyboard.
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    const s = app.state;
+    const m = app.current;
+    switch (e.key) {
+      case ' ':
+        if (s.t !== null) {
+          s.t = null;
+          s.paused = false;
+        } else s.paused = !s.paused;
+        break;
+      case 'ArrowLeft':
+      case 'ArrowRight': {
+        if (!m) return;
+        const step = (e.key === 'ArrowLeft' ? -1 : 1) / 30;
+        const d = m.player.duration;
+        let t = (s.t ?? m.player.time) + step;
+        if (d > 0) t = ((t % d) + d) % d;
+        s.t = Math.max(0, t);
+        s.paused = true;
+        break;
+      }
+      case '[':
+      case ']': {
+        if (!m || m.scene.clips.length === 0) return;
+        const n = m.scene.clips.length;
+        const i = (m.player.clipIndex + (e.key === '[' ? -1 : 1) + n) % n;
+        app.playClip(m.scene.clips[i]!.name);
+        break;
+      }
+      case 'k':
+      case 'K':
+        s.skeleton = !s.skeleton;
+        break;
+      case 'w':
+      case 'W':
+        s.view = s.view === 'wireframe' ? 'shaded' : 'wireframe';
+        break;
+      case 'g':
+      case 'G':
+        s.grid = !s.grid;
+        break;
+      case 'f':
+      case 'F':
+        app.frameModel();
+        break;
+      case 'o':
+      case 'O':
+        openPicker();
+        break;
+      case 'h':
+      case 'H':
+        hooks.toggleChrome();
+        break;
+      case '?':
+        hooks.toggleHelp();
+        break;
+      case 'Escape':
+        hooks.dismissError();
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    hooks.refresh();
+  });
+
+  // Drag and drop a model with its textures.
+  const root = document.documentElement;
+  let depth = 0;
+  window.addEventListener('dragenter', (e) => {
+    e.preventDefault();
+    depth++;
+    root.classList.add('dropping');
+  });
+  window.addEventListener('dragleave', () => {
+    depth = Math.max(0, depth - 1);
+    if (depth === 0) root.classList.remove('dropping');
+  });
+  window.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+  });
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    depth = 0;
+    root.classList.remove('dropping');
+    const files = Array.from(e.dataTransfer?.files ?? []);
+    if (files.length > 0) void openFiles(app, files);
+  });
+
+  return { openPicker };
+}

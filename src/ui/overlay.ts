@@ -1,0 +1,111 @@
+import type { Stats } from '../app/app.ts';
+
+/**
+ * The page chrome outside lil-gui: the stats box, the error banner (#error, text only), the loading
+ * progress bar with Cancel, the drop target highlight and the keyboard help. Plain DOM, no GL.
+ */
+export class Overlay {
+  readonly root: HTMLElement;
+  private readonly statsEl: HTMLElement;
+  private readonly errorEl: HTMLElement;
+  private readonly errorText: HTMLElement;
+  private readonly progressEl: HTMLElement;
+  private readonly progressText: HTMLElement;
+  private readonly progressBar: HTMLElement;
+  private readonly helpEl: HTMLElement;
+  private readonly warnEl: HTMLElement;
+  onCancel: () => void = () => {};
+
+  constructor(parent: HTMLElement) {
+    this.root = parent;
+    this.statsEl = el('div', 'stats', parent);
+    this.statsEl.id = 'stats';
+    this.warnEl = el('div', 'warnings', parent);
+    this.errorEl = el('div', 'error-banner', parent);
+    this.errorEl.setAttribute('role', 'alert');
+    this.errorText = el('pre', '', this.errorEl);
+    this.errorText.id = 'error';
+    const close = el('button', 'close', this.errorEl);
+    close.textContent = '×';
+    close.title = 'Dismiss (Esc)';
+    close.addEventListener('click', () => this.error(null));
+    this.errorEl.hidden = true;
+    this.progressEl = el('div', 'progress', parent);
+    this.progressText = el('div', 'progress-text', this.progressEl);
+    const track = el('div', 'progress-track', this.progressEl);
+    this.progressBar = el('div', 'progress-bar', track);
+    const cancel = el('button', 'progress-cancel', this.progressEl);
+    cancel.textContent = 'Cancel';
+    cancel.addEventListener('click', () => this.onCancel());
+    this.progressEl.hidden = true;
+    this.helpEl = el('div', 'help', parent);
+    this.helpEl.hidden = true;
+    this.helpEl.innerHTML = `<h2>skinlab — keys and mouse</h2>
+<table>
+<tr><td>drag</td><td>orbit</td></tr>
+<tr><td>right-drag / shift-drag</td><td>pan</td></tr>
+<tr><td>wheel</td><td>zoom</td></tr>
+<tr><td>double-click, F</td><td>frame the model</td></tr>
+<tr><td>Space</td><td>play / pause</td></tr>
+<tr><td>← →</td><td>step one frame (1/30 s)</td></tr>
+<tr><td>[ ]</td><td>previous / next clip</td></tr>
+<tr><td>K</td><td>skeleton overlay</td></tr>
+<tr><td>W</td><td>wireframe view</td></tr>
+<tr><td>G</td><td>floor grid</td></tr>
+<tr><td>O</td><td>open a model file</td></tr>
+<tr><td>H</td><td>hide / show panels</td></tr>
+<tr><td>?</td><td>this help</td></tr>
+</table>
+<p>Drop a <code>.m3d</code> file, together with its textures, anywhere on the page.</p>`;
+    this.helpEl.addEventListener('click', () => this.toggleHelp(false));
+  }
+
+  error(message: string | null): void {
+    this.errorEl.hidden = message === null;
+    this.errorText.textContent = message ?? '';
+  }
+
+  warnings(list: readonly string[]): void {
+    this.warnEl.hidden = list.length === 0;
+    this.warnEl.textContent = list.length === 0 ? '' : `⚠ ${list.length} warning${list.length > 1 ? 's' : ''}: ${list.slice(0, 3).join(' · ')}${list.length > 3 ? ' …' : ''}`;
+    this.warnEl.title = list.join('\n');
+  }
+
+  progress(message: string | null, fraction?: number): void {
+    this.progressEl.hidden = message === null;
+    if (message === null) return;
+    this.progressText.textContent = message;
+    this.progressBar.style.width = fraction === undefined ? '100%' : `${Math.round(Math.min(1, fraction) * 100)}%`;
+    this.progressBar.classList.toggle('indeterminate', fraction === undefined);
+  }
+
+  stats(s: Stats, info: { bones: number; vertices: number; triangles: number; technique: string; clip: string | null; t: number }): void {
+    this.statsEl.textContent =
+      `${s.fps.toFixed(0)} fps   ${info.technique}\n` +
+      `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame\n` +
+      `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
+      `draws     ${s.drawCalls}\n` +
+      `bones     ${info.bones}   vertices ${info.vertices}   triangles ${info.triangles}\n` +
+      `clip      ${info.clip ?? '—'}  t = ${info.t.toFixed(3)} s`;
+  }
+
+  toggleHelp(show = this.helpEl.hidden): void {
+    this.helpEl.hidden = !show;
+  }
+
+  get helpVisible(): boolean {
+    return !this.helpEl.hidden;
+  }
+
+  setVisible(visible: boolean): void {
+    this.statsEl.hidden = !visible;
+    this.root.classList.toggle('chrome-hidden', !visible);
+  }
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, parent: HTMLElement): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  parent.appendChild(e);
+  return e;
+}

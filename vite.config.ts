@@ -1,0 +1,42 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import { resolveIncludes } from './src/gpu/glsl-include.ts';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const includeDir = join(root, 'glsl', 'include');
+
+/** Imports glsl/*.vert|frag as strings with `#include <chunk>` resolved; an unresolved include fails the build. */
+function glsl(): Plugin {
+  return {
+    name: 'skinlab-glsl',
+    enforce: 'pre',
+    transform(code, id) {
+      const file = id.split('?')[0]!;
+      if (!/\.(vert|frag|glsl)$/.test(file)) return null;
+      const lookup = (name: string): string | undefined => {
+        const path = join(includeDir, `${name}.glsl`);
+        if (!existsSync(path)) return undefined;
+        this.addWatchFile(path);
+        return readFileSync(path, 'utf8');
+      };
+      try {
+        const out = resolveIncludes(code, lookup, file.slice(root.length + 1));
+        return { code: `export default ${JSON.stringify(out)};`, map: null };
+      } catch (e) {
+        this.error((e as Error).message);
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  // Relative asset URLs: dist/ works from any static server under any base path.
+  base: './',
+  plugins: [glsl()],
+  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1024 },
+  server: { port: 5173 },
+  preview: { port: 4173, strictPort: true },
+  resolve: { alias: { '@glsl': resolve(root, 'glsl') } },
+});
