@@ -1,4 +1,3 @@
-import 'lil-gui/dist/lil-gui.css';
 import './style.css';
 import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';

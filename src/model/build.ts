@@ -1,5 +1,6 @@
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { LoadError } from './errors.ts';
+import { flipWinding } from './handedness.ts';
 import { MAX_INFLUENCES, TRS_STRIDE, type Scene } from './types.ts';
 
 /**
@@ -123,6 +124,39 @@ export function identityTRS(n: number): Float32Array {
     out[i * TRS_STRIDE + 9] = 1;
   }
   return out;
+}
+
+/**
+ * Makes triangles wind counter-clockwise around their outward side, taking the file's vertex normals
+ * as the truth: when most triangles' CCW geometric normals point against the mean of their vertex
+ * normals, every triangle is turned round. Returns true when it flipped. Degenerate triangles abstain.
+ */
+export function orientWinding(indices: Uint32Array, positions: Float32Array, normals: Float32Array): boolean {
+  let agree = 0;
+  let disagree = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3;
+    const b = indices[t + 1]! * 3;
+    const c = indices[t + 2]! * 3;
+    const e1x = positions[b]! - positions[a]!;
+    const e1y = positions[b + 1]! - positions[a + 1]!;
+    const e1z = positions[b + 2]! - positions[a + 2]!;
+    const e2x = positions[c]! - positions[a]!;
+    const e2y = positions[c + 1]! - positions[a + 1]!;
+    const e2z = positions[c + 2]! - positions[a + 2]!;
+    const gx = e1y * e2z - e1z * e2y;
+    const gy = e1z * e2x - e1x * e2z;
+    const gz = e1x * e2y - e1y * e2x;
+    const d =
+      gx * (normals[a]! + normals[b]! + normals[c]!) +
+      gy * (normals[a + 1]! + normals[b + 1]! + normals[c + 1]!) +
+      gz * (normals[a + 2]! + normals[b + 2]! + normals[c + 2]!);
+    if (d > 0) agree++;
+    else if (d < 0) disagree++;
+  }
+  if (disagree <= agree) return false;
+  flipWinding(indices);
+  return true;
 }
 
 function finite(a: ArrayLike<number>): boolean {

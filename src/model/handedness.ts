@@ -35,3 +35,12 @@ export function mirrorTangent(t: Float32Array | number[], o = 0): void {
   t[o + 2] = -t[o + 2]!;
   t[o + 3] = -t[o + 3]!;
 }
+
+/** Reverses the winding of every triangle (swaps the 2nd and 3rd index): D3D clockwise ⇄ GL counter-clockwise. */
+export function flipWinding(indices: Uint32Array): void {
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const b = indices[t + 1]!;
+    indices[t + 1] = indices[t + 2]!;
+    indices[t + 2] = b;
+  }
+}

@@ -1,6 +1,6 @@
 import { LoadError } from '../../model/errors.ts';
-import { identityTRS, normaliseInfluences, restFromInvBind, validateScene } from '../../model/build.ts';
-import { mirrorMat4, mirrorQuat, mirrorTangent, mirrorVec3 } from '../../model/handedness.ts';
+import { identityTRS, normaliseInfluences, orientWinding, restFromInvBind, validateScene } from '../../model/build.ts';
+import { flipWinding, mirrorMat4, mirrorQuat, mirrorTangent, mirrorVec3 } from '../../model/handedness.ts';
 import {
   MAX_INFLUENCES,
   type Channel,
@@ -30,7 +30,9 @@ import { TextScanner } from '../text/scanner.ts';
  *                           Scale: x y z Quat: x y z w } }`
  *
  * The file is D3D: left-handed, row vectors. Matrices read unchanged as our column-major column-vector
- * form; then everything is mirrored in Z (src/model/handedness.ts). Quaternions are xyzw (XMFLOAT4).
+ * form; then everything is mirrored in Z and triangles reversed (src/model/handedness.ts). Files whose
+ * triangles disagree with their own normals (soldier.m3d winds counter-clockwise) are turned round with a
+ * warning. Quaternions are xyzw (XMFLOAT4).
  * Luna's format has no bind locals: the rest pose is derived from the inverse of the offsets.
  */
 
@@ -187,6 +189,10 @@ export function parseM3d(text: string, fileName: string): Scene {
     warnings.push(`ignored data after the last section, from line ${s.tokenLine} ('${trailing.slice(0, 30)}')`);
   }
 
+  flipWinding(indices);
+  if (orientWinding(indices, positions, normals)) {
+    warnings.push('triangles are wound against their normals (counter-clockwise front faces in D3D terms); turned round');
+  }
   const influence = normaliseInfluences(joints, weights, vertexCount);
   if (influence.rescaled > 0) warnings.push(`${influence.rescaled} vertices had blend weights not summing to 1 (rescaled)`);
   if (influence.empty > 0) warnings.push(`${influence.empty} vertices had no positive blend weight (bound to their first bone)`);

@@ -86,7 +86,8 @@ export function writeM3d(scene: Scene): string {
     line('');
   }
   line('***************Triangles*********************');
-  for (let i = 0; i < mesh.indices.length; i += 3) line(`${mesh.indices[i]} ${mesh.indices[i + 1]} ${mesh.indices[i + 2]}`);
+  // D3D fronts are clockwise: the 2nd and 3rd index swap back (handedness.ts).
+  for (let i = 0; i < mesh.indices.length; i += 3) line(`${mesh.indices[i]} ${mesh.indices[i + 2]} ${mesh.indices[i + 1]}`);
   line('');
   if (skinned) {
     line('***************BoneOffsets*******************');
