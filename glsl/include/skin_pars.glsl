@@ -13,17 +13,32 @@ layout(std140) uniform Palette {
 mat4 paletteMatrix(uint slot) { return u_palette[slot]; }
 #endif
 
+// The first INFLUENCES weights, renormalised to sum 1. Weights are sorted descending at load, so the
+// largest (x) is never 0 and truncation keeps the strongest bones (Dawn, GPU Gems ch. 4 §4.4).
+vec4 skinWeights() {
+#if INFLUENCES == 1
+  return vec4(1.0, 0.0, 0.0, 0.0);
+#elif INFLUENCES == 2
+  return vec4(a_weights.xy / (a_weights.x + a_weights.y), 0.0, 0.0);
+#elif INFLUENCES == 3
+  return vec4(a_weights.xyz / (a_weights.x + a_weights.y + a_weights.z), 0.0);
+#else
+  return a_weights;
+#endif
+}
+
 // Blended matrix of the vertex's influences: sum_i w_i * palette[j_i].
 mat4 skinMatrix() {
-  mat4 m = a_weights.x * paletteMatrix(a_joints.x);
+  vec4 w = skinWeights();
+  mat4 m = w.x * paletteMatrix(a_joints.x);
 #if INFLUENCES >= 2
-  m += a_weights.y * paletteMatrix(a_joints.y);
+  m += w.y * paletteMatrix(a_joints.y);
 #endif
 #if INFLUENCES >= 3
-  m += a_weights.z * paletteMatrix(a_joints.z);
+  m += w.z * paletteMatrix(a_joints.z);
 #endif
 #if INFLUENCES >= 4
-  m += a_weights.w * paletteMatrix(a_joints.w);
+  m += w.w * paletteMatrix(a_joints.w);
 #endif
   return m;
 }

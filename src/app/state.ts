@@ -1,4 +1,4 @@
-import { VIEW_IDS, type ViewId } from '../render/renderer.ts';
+import { VIEW_IDS, type ViewId } from '../render/views.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 
 /**

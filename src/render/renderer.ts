@@ -6,10 +6,8 @@ import { solidTexture } from '../gpu/textures.ts';
 import type { DeviceCaps, Technique } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import type { ModelGpu } from './model-gpu.ts';
+import type { ViewId } from './views.ts';
 
-/** Debug views of CONTRACT section 2 that this build draws. */
-export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton'] as const;
-export type ViewId = (typeof VIEW_IDS)[number];
 
 export interface RenderOptions {
   technique: Technique;

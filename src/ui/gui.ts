@@ -1,7 +1,7 @@
 import GUI, { type Controller } from 'lil-gui';
 import type { App, LoadedModel } from '../app/app.ts';
 import { BUILTIN_MODELS } from '../app/builtins.ts';
-import { VIEW_IDS } from '../render/renderer.ts';
+import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const CORPUS_DIR = process.env.CORPUS_DIR ?? join(here, '..', '..', 'shared', 'corpus');
+export const HAVE_CORPUS = existsSync(join(CORPUS_DIR, 'ORACLE.json'));
+if (!HAVE_CORPUS) console.warn(`[skinlab e2e] SKIPPING corpus tests: no corpus at ${CORPUS_DIR} (set CORPUS_DIR)`);
+
+/** Collects console errors and page errors; `allow` filters expected ones (with a reason at the call site). */
+export function watchConsole(page: Page): { errors: string[] } {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return { errors };
+}
+
+/** Serves ../shared/corpus at /corpus/ for the page (the files stay outside the project). */
+export async function serveCorpus(page: Page): Promise<void> {
+  await page.route('**/corpus/**', async (route) => {
+    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/corpus/')[1] ?? '');
+    const path = join(CORPUS_DIR, name);
+    if (!name.includes('..') && existsSync(path)) await route.fulfill({ body: readFileSync(path) });
+    else await route.fulfill({ status: 404, body: 'not found' });
+  });
+}
+
+export async function waitState(page: Page, state: 'ready' | 'error' | 'ready|error' = 'ready'): Promise<string> {
+  const wanted = state.split('|');
+  await page.waitForFunction((w) => w.includes(document.documentElement.dataset.state ?? ''), wanted, { timeout: 60_000 });
+  return page.evaluate(() => document.documentElement.dataset.state ?? '');
+}
+
+export async function openApp(page: Page, query: string, state: 'ready' | 'error' | 'ready|error' = 'ready'): Promise<void> {
+  await page.goto(`./${query}`);
+  const s = await waitState(page, state);
+  if (state === 'ready') expect(s, await page.locator('#error').textContent() ?? '').toBe('ready');
+}
+
+/** Share of canvas pixels clearly brighter than the background and floor grid: the lit character. */
+export async function coverage(page: Page): Promise<number> {
+  const png = PNG.sync.read(await page.locator('#view').screenshot());
+  let lit = 0;
+  const { data } = png;
+  for (let i = 0; i < data.length; i += 4) {
+    const luma = 0.2126 * data[i]! + 0.7152 * data[i + 1]! + 0.0722 * data[i + 2]!;
+    if (luma > 75) lit++;
+  }
+  return lit / (png.width * png.height);
+}
+
+/** Fraction of pixels that differ (any channel by more than `tolerance`) between two screenshots. */
+export function pixelDifference(a: Buffer, b: Buffer, tolerance = 24): number {
+  const pa = PNG.sync.read(a);
+  const pb = PNG.sync.read(b);
+  if (pa.width !== pb.width || pa.height !== pb.height) return 1;
+  let diff = 0;
+  for (let i = 0; i < pa.data.length; i += 4) {
+    if (
+      Math.abs(pa.data[i]! - pb.data[i]!) > tolerance ||
+      Math.abs(pa.data[i + 1]! - pb.data[i + 1]!) > tolerance ||
+      Math.abs(pa.data[i + 2]! - pb.data[i + 2]!) > tolerance
+    ) diff++;
+  }
+  return diff / (pa.width * pa.height);
+}
