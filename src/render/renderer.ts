@@ -42,8 +42,8 @@ export class Renderer {
     u_viewProj: mat4.create(),
     u_world: mat4.create(),
     u_cameraPos: vec3.create(),
-    u_keyDir: vec3.normalize(vec3.create(), vec3.fromValues(0.55, 0.75, 0.65)),
-    u_rimDir: vec3.normalize(vec3.create(), vec3.fromValues(-0.5, 0.35, -0.8)),
+    u_keyDir: vec3.normalize(vec3.create(), vec3.fromValues(-0.6, 0.7, 0.45)),
+    u_rimDir: vec3.normalize(vec3.create(), vec3.fromValues(0.7, 0.3, -0.65)),
   };
   private readonly materialUniforms = {
     u_diffuse: new Float32Array(4),
