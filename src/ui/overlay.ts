@@ -81,7 +81,7 @@ export class Overlay {
 
   stats(s: Stats, info: { bones: number; vertices: number; triangles: number; technique: string; clip: string | null; t: number }): void {
     this.statsEl.textContent =
-      `${s.fps.toFixed(0)} fps   ${info.technique}\n` +
+      `${s.fps > 0 ? `${s.fps.toFixed(0)} fps` : 'measuring…'}   ${info.technique}\n` +
       `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame\n` +
       `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
       `draws     ${s.drawCalls}\n` +

@@ -20,9 +20,15 @@ export function writeM3d(scene: Scene): string {
     if (mesh.bones.length !== boneCount) throw new Error('.m3d needs one palette slot per node');
     for (let k = 0; k < boneCount; k++) if (mesh.bones[k] !== k) throw new Error('.m3d needs palette slot k to be node k');
   }
+  // 7 significant digits: what a float32 holds, without the noise digits of its double expansion.
   const f = (x: number): string => {
-    if (Object.is(x, -0) || Math.abs(x) < 1e-9) return '0';
-    return String(Math.fround(x));
+    if (Math.abs(x) < 1e-9) return '0';
+    return String(Number(x.toPrecision(7)));
+  };
+  // Unit vectors, texture coordinates and weights: 5 decimals (1e-5) is far below what rendering shows.
+  const u = (x: number): string => {
+    const r = Math.round(x * 1e5) / 1e5;
+    return r === 0 ? '0' : String(r);
   };
   const out: string[] = [];
   const line = (s: string): void => {
@@ -75,12 +81,12 @@ export function writeM3d(scene: Scene): string {
     mirrorVec3(n);
     mirrorTangent(t);
     line(`Position: ${f(p[0]!)} ${f(p[1]!)} ${f(p[2]!)}`);
-    line(`Tangent: ${f(t[0]!)} ${f(t[1]!)} ${f(t[2]!)} ${f(t[3]!)}`);
-    line(`Normal: ${f(n[0]!)} ${f(n[1]!)} ${f(n[2]!)}`);
-    line(`Tex-Coords: ${f(mesh.uvs ? mesh.uvs[v * 2]! : 0)} ${f(mesh.uvs ? mesh.uvs[v * 2 + 1]! : 0)}`);
+    line(`Tangent: ${u(t[0]!)} ${u(t[1]!)} ${u(t[2]!)} ${u(t[3]!)}`);
+    line(`Normal: ${u(n[0]!)} ${u(n[1]!)} ${u(n[2]!)}`);
+    line(`Tex-Coords: ${u(mesh.uvs ? mesh.uvs[v * 2]! : 0)} ${u(mesh.uvs ? mesh.uvs[v * 2 + 1]! : 0)}`);
     if (skinned) {
       const o = v * 4;
-      line(`BlendWeights: ${f(mesh.weights[o]!)} ${f(mesh.weights[o + 1]!)} ${f(mesh.weights[o + 2]!)} ${f(mesh.weights[o + 3]!)}`);
+      line(`BlendWeights: ${u(mesh.weights[o]!)} ${u(mesh.weights[o + 1]!)} ${u(mesh.weights[o + 2]!)} ${u(mesh.weights[o + 3]!)}`);
       line(`BlendIndices: ${mesh.joints[o]} ${mesh.joints[o + 1]} ${mesh.joints[o + 2]} ${mesh.joints[o + 3]}`);
     }
     line('');
