@@ -1,0 +1,154 @@
+/**
+ * Sampling job: one clip at one time → a local pose.
+ *
+ * Contract
+ * - Output: `outLocals` holds TRS_STRIDE (10) floats per node — t (3), r (4, xyzw, unit), s (3) — in
+ *   the node's parent space, the layout of `Skeleton.restLocal`. Length ≥ nodeCount · 10; the caller
+ *   owns it. Every node is written: first the whole rest pose is copied in, then each track overwrites
+ *   the channels it has. Nodes without a track, and missing (null or zero-key) channels, keep the rest.
+ * - Time in seconds, key times as in the clip. Before the first key a channel holds its first key, after
+ *   the last key its last key (clamp; looping is the caller's business). A one-key channel is constant.
+ *   NaN time samples the first key.
+ * - Interpolation: translation and scale linear; rotation shortest-path slerp with an nlerp fallback
+ *   for nearly equal keys (see quat-interp.ts), renormalised.
+ * - Tracks naming a node outside [0, nodeCount) are ignored. When two tracks name one node the later wins.
+ * - `ClipCursor` caches, per channel, the key that started the last segment used. Forward playback
+ *   then finds its segment in O(1) (same or next segment); a miss — a backward jump, a loop wrap, a
+ *   big step, random access — falls back to binary search. The cache is only a hint: results are
+ *   identical with a fresh cursor, a stale one, or one shared between two players of the same clip.
+ * - Allocation: createClipCursor allocates (once per clip, at load); sampleClip allocates nothing.
+ *   Inside, doubles cross calls through typed-array slots (sampleTime, interpWeight) because V8 boxes a
+ *   double argument of a call it does not inline. sampleClipAt takes the time from sampleTime[0] for
+ *   callers that keep their clock in a typed array (AnimPlayer).
+ */
+
+import type { Channel, Clip } from '../model/types.ts';
+import { TRS_STRIDE } from '../model/types.ts';
+import { interpWeight, slerpShortestAt } from './quat-interp.ts';
+
+export interface ClipCursor {
+  /** The clip this cursor was made for. */
+  readonly clip: Clip;
+  /** 3 per track (translation, rotation, scale): index of the key starting the last segment used. */
+  readonly keys: Uint32Array;
+}
+
+export function createClipCursor(clip: Clip): ClipCursor {
+  return { clip, keys: new Uint32Array(clip.tracks.length * 3) };
+}
+
+/** Forgets the cached keys. Never changes results (the cache is only a hint); use it to start a replay cold. */
+export function resetClipCursor(cursor: ClipCursor): void {
+  cursor.keys.fill(0);
+}
+
+// Doubles cross the per-channel calls through typed-array slots, never as arguments, returns or module
+// `let`s: V8 boxes those (a heap allocation per channel per frame) unless it inlines the call.
+/** [0] = the time sampleClipAt samples at (seconds). Module scratch (single-threaded). */
+export const sampleTime = new Float64Array(1);
+
+/**
+ * Returns the key i starting the segment [times[i], times[i + 1]) that contains t = sampleTime[0], and sets
+ * interpWeight[0] to the blend factor in [0, 1). At or beyond the ends it returns the end key with
+ * weight 0. `hint` is the cached key from the cursor.
+ */
+function findSegment(times: Float32Array, hint: number): number {
+  const t = sampleTime[0];
+  const n = times.length;
+  const last = n - 1;
+  if (!(t > times[0]) || n === 1) {
+    interpWeight[0] = 0;
+    return 0;
+  }
+  if (t >= times[last]) {
+    interpWeight[0] = 0;
+    return last;
+  }
+  // Here times[0] < t < times[last], so a segment i with times[i] <= t < times[i + 1], i < last, exists.
+  let i: number;
+  if (hint < last && times[hint] <= t && t < times[hint + 1]) {
+    i = hint;
+  } else if (hint + 1 < last && times[hint + 1] <= t && t < times[hint + 2]) {
+    i = hint + 1;
+  } else {
+    // Largest i with times[i] <= t: invariant times[lo] <= t < times[hi].
+    let lo = 0;
+    let hi = last;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (times[mid] <= t) lo = mid;
+      else hi = mid;
+    }
+    i = lo;
+  }
+  const t0 = times[i];
+  interpWeight[0] = (t - t0) / (times[i + 1] - t0);
+  return i;
+}
+
+function sampleLinear3(ch: Channel, keys: Uint32Array, slot: number, out: Float32Array, o: number): void {
+  const k = findSegment(ch.times, keys[slot]);
+  keys[slot] = k;
+  const v = ch.values;
+  const a = k * 3;
+  const w = interpWeight[0];
+  if (w === 0) {
+    out[o] = v[a];
+    out[o + 1] = v[a + 1];
+    out[o + 2] = v[a + 2];
+    return;
+  }
+  out[o] = v[a] + (v[a + 3] - v[a]) * w;
+  out[o + 1] = v[a + 1] + (v[a + 4] - v[a + 1]) * w;
+  out[o + 2] = v[a + 2] + (v[a + 5] - v[a + 2]) * w;
+}
+
+function sampleRotation(ch: Channel, keys: Uint32Array, slot: number, out: Float32Array, o: number): void {
+  const k = findSegment(ch.times, keys[slot]);
+  keys[slot] = k;
+  const a = k * 4;
+  // With weight 0 (an end key) this still renormalises the key, so every output is unit length.
+  slerpShortestAt(ch.values, a, ch.values, interpWeight[0] === 0 ? a : a + 4, out, o);
+}
+
+/**
+ * Samples `clip` at time `t` (seconds) into `outLocals`, starting from `restLocal`. See the file contract.
+ * `cursor` must come from createClipCursor(clip) (or another clip with the same track count).
+ */
+export function sampleClip(
+  clip: Clip,
+  t: number,
+  cursor: ClipCursor,
+  restLocal: Float32Array,
+  outLocals: Float32Array,
+): void {
+  sampleTime[0] = t;
+  sampleClipAt(clip, cursor, restLocal, outLocals);
+}
+
+/**
+ * sampleClip at the time in sampleTime[0], for callers that keep their clock in a typed array: passing a
+ * computed double to a call V8 does not inline allocates a box for it.
+ */
+export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32Array, outLocals: Float32Array): void {
+  const tracks = clip.tracks;
+  const keys = cursor.keys;
+  if (keys.length < tracks.length * 3) {
+    throw new Error(`sampleClip: cursor has room for ${keys.length / 3} tracks, clip "${clip.name}" has ${tracks.length}`);
+  }
+  outLocals.set(restLocal);
+  const nodeCount = (restLocal.length / TRS_STRIDE) | 0;
+  for (let i = 0; i < tracks.length; i++) {
+    const track = tracks[i];
+    const node = track.node;
+    if (node < 0 || node >= nodeCount) continue;
+    const o = node * TRS_STRIDE;
+    const slot = i * 3;
+    const tr = track.translation;
+    if (tr !== null && tr.times.length > 0) sampleLinear3(tr, keys, slot, outLocals, o);
+    const rot = track.rotation;
+    if (rot !== null && rot.times.length > 0) sampleRotation(rot, keys, slot + 1, outLocals, o + 3);
+    const sc = track.scale;
+    if (sc !== null && sc.times.length > 0) sampleLinear3(sc, keys, slot + 2, outLocals, o + 7);
+  }
+}
