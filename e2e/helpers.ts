@@ -41,16 +41,25 @@ export async function openApp(page: Page, query: string, state: 'ready' | 'error
   if (state === 'ready') expect(s, await page.locator('#error').textContent() ?? '').toBe('ready');
 }
 
-/** Share of canvas pixels clearly brighter than the background and floor grid: the lit character. */
+/** The renderer's clear colour (0.105, 0.115, 0.135) as 8-bit sRGB values written unchanged. */
+const BACKGROUND = [27, 29, 34];
+
+/**
+ * Share of the canvas covered by the model: pixels clearly unlike the background. The floor grid is
+ * switched off for the measurement (grid=0) and restored.
+ */
 export async function coverage(page: Page): Promise<number> {
+  const grid = await page.evaluate(() => window.skinlab.info().grid);
+  await page.evaluate(() => window.skinlab.set({ grid: 0 }));
   const png = PNG.sync.read(await page.locator('#view').screenshot());
-  let lit = 0;
+  await page.evaluate((g) => window.skinlab.set({ grid: g ? 1 : 0 }), grid);
+  let covered = 0;
   const { data } = png;
   for (let i = 0; i < data.length; i += 4) {
-    const luma = 0.2126 * data[i]! + 0.7152 * data[i + 1]! + 0.0722 * data[i + 2]!;
-    if (luma > 75) lit++;
+    const d = Math.abs(data[i]! - BACKGROUND[0]!) + Math.abs(data[i + 1]! - BACKGROUND[1]!) + Math.abs(data[i + 2]! - BACKGROUND[2]!);
+    if (d > 30) covered++;
   }
-  return lit / (png.width * png.height);
+  return covered / (png.width * png.height);
 }
 
 /** Fraction of pixels that differ (any channel by more than `tolerance`) between two screenshots. */

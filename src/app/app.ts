@@ -75,35 +75,38 @@ export class App {
 
   /** Applies parameters (URL or `window.skinlab.set`) and resolves after a frame with them is drawn. */
   async set(params: Record<string, string | number | boolean | null | undefined>): Promise<void> {
-    const before = { model: this.state.model, clip: this.state.clip, camera: this.state.camera };
+    const before = { clip: this.state.clip, camera: this.state.camera };
     const errors = applyParams(this.state, params);
     const technique = findTechnique(this.state.technique);
     if (!technique) {
       errors.push(`technique=${this.state.technique}: not available in this build (available: ${TECHNIQUES.map((t) => t.id).join(', ')})`);
       this.state.technique = TECHNIQUES[0]!.id;
-    } else if (this.current) {
-      const why = technique.unsupportedReason(this.current.scene, this.renderer.caps);
-      if (why) errors.push(`technique=${technique.id}: ${why}`);
     }
-    if (errors.length > 0) this.fail(errors.join('\n'));
     if (this.state.camera !== before.camera) this.cameraDirty = true;
+    let loaded = true;
     if (params.model !== undefined && (this.state.model !== this.current?.id || !this.current)) {
       const builtin = findBuiltin(this.state.model);
       const src = urlSource(builtin ? builtin.url : this.state.model, document.baseURI);
-      if (params.clip === undefined) this.state.clip = builtin?.clip ?? '';
-      await this.load(src, this.state.model, builtin?.label);
+      loaded = await this.load(src, this.state.model, builtin?.label, params.clip === undefined ? builtin?.clip ?? '' : this.state.clip);
     } else if (this.current && (this.state.clip !== before.clip || params.t !== undefined)) {
       this.applyClip(this.current, params.t === undefined && !this.state.paused ? this.state.crossfade : 0);
     }
+    if (this.current && findTechnique(this.state.technique)) {
+      const why = findTechnique(this.state.technique)!.unsupportedReason(this.current.scene, this.renderer.caps);
+      if (why) errors.push(`technique=${this.state.technique}: ${why}`);
+    }
+    // Reported after any load, which clears the banner when it starts.
+    if (errors.length > 0 && loaded) this.fail(errors.join('\n'));
     this.view.stateChanged();
     await this.nextFrame();
   }
 
   /**
-   * Loads a model from a source and makes it current. On failure shows the error, sets state "error"
-   * and keeps the previous model. A newer load supersedes an older one still in flight.
+   * Loads a model from a source and makes it current, starting `clip` (name or index; '' = the first).
+   * On failure shows the error, sets state "error" and keeps the previous model. A newer load
+   * supersedes an older one still in flight.
    */
-  async load(source: ModelSource, id: string, label = source.name): Promise<boolean> {
+  async load(source: ModelSource, id: string, label = source.name, clip = ''): Promise<boolean> {
     const seq = ++this.loadSeq;
     this.loadAbort?.abort();
     const abort = new AbortController();
@@ -136,6 +139,7 @@ export class App {
       this.current = loaded;
       previous?.gpu.dispose();
       this.state.model = id;
+      this.state.clip = clip;
       this.applyClip(loaded, 0);
       this.cameraDirty = true;
       for (const w of warnings) console.warn(`${source.name}: ${w}`);
@@ -312,6 +316,8 @@ export class App {
       techniques: TECHNIQUES.map((t) => t.id),
       influences: this.state.influences,
       view: this.state.view,
+      grid: this.state.grid,
+      skeleton: this.state.skeleton,
       morphTargets: scene?.morphTargets ?? [],
       morphs: null,
       bones: bones.size,

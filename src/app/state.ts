@@ -62,7 +62,7 @@ export function defaultState(): AppState {
 }
 
 /** Keys of CONTRACT section 2 that this build reads; the rest are accepted and ignored. */
-export const STATE_KEYS = ['model', 'clip', 't', 'speed', 'technique', 'influences', 'view', 'camera', 'gui'] as const;
+export const STATE_KEYS = ['model', 'clip', 't', 'speed', 'technique', 'influences', 'view', 'camera', 'gui', 'grid', 'skeleton'] as const;
 /** Contract keys that belong to features this build does not have yet: ignored without error. */
 export const FUTURE_KEYS = ['palette', 'morph', 'morphs', 'crowd', 'detail'] as const;
 
@@ -138,6 +138,12 @@ export function applyParams(state: AppState, params: Record<string, string | num
       }
       case 'gui':
         state.gui = !(value === '0' || value === 'false' || raw === false);
+        break;
+      case 'grid':
+        state.grid = !(value === '0' || value === 'false' || raw === false);
+        break;
+      case 'skeleton':
+        state.skeleton = value === '1' || value === 'true' || raw === true;
         break;
       default:
         break;

@@ -27,6 +27,9 @@ export function loadModel(fileName: string, bytes: Uint8Array): Scene {
     throw new LoadError(`${fileName}: DirectX .x files are not supported by this build yet; load a Luna .m3d file`, -1, 0);
   }
   const lower = fileName.toLowerCase();
+  if (/^\s*<(!doctype|html)/i.test(String.fromCharCode(...bytes.subarray(0, 64)))) {
+    throw new LoadError(`${fileName}: this is an HTML page, not a model file`, 1);
+  }
   const text = new TextDecoder('utf-8').decode(bytes);
   if (lower.endsWith('.m3d') || /^\s*\*+m3d-File-Header/.test(text.slice(0, 200))) return parseM3d(text, fileName);
   const dot = lower.lastIndexOf('.');
