@@ -280,8 +280,8 @@ export class App {
       this.camera.distance = c.distance * f.radius;
     } else {
       this.camera.yawDeg = 25;
-      this.camera.pitchDeg = 12;
-      this.camera.frame(f.centre, f.radius);
+      this.camera.pitchDeg = 10;
+      this.camera.frameBox(f.min, f.max);
     }
     this.cameraDirty = false;
   }

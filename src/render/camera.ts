@@ -31,6 +31,39 @@ export class OrbitCamera {
     this.distance = (r / Math.sin(half)) * 1.08;
   }
 
+  /**
+   * Frames an axis-aligned box from the current yaw and pitch: the nearest distance at which all eight
+   * corners, pushed out by `margin` from the centre, project inside the view. Tighter than the bounding
+   * sphere for tall figures.
+   */
+  frameBox(min: ArrayLike<number>, max: ArrayLike<number>, margin = 1.08): void {
+    vec3.set(this.target, (min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
+    const yaw = (this.yawDeg * Math.PI) / 180;
+    const pitch = (this.pitchDeg * Math.PI) / 180;
+    // Camera basis: o from the target towards the camera, r right, u up.
+    const ox = Math.cos(pitch) * Math.sin(yaw);
+    const oy = Math.sin(pitch);
+    const oz = Math.cos(pitch) * Math.cos(yaw);
+    const rx = Math.cos(yaw);
+    const rz = -Math.sin(yaw);
+    const ux = oy * rz;
+    const uy = oz * rx - ox * rz;
+    const uz = -oy * rx;
+    const tanY = Math.tan((this.fovYDeg * Math.PI) / 360);
+    const tanX = tanY * Math.max(this.aspect, 1e-3);
+    let d = 1e-6;
+    for (let i = 0; i < 8; i++) {
+      const cx = ((i & 1 ? max[0]! : min[0]!) - this.target[0]!) * margin;
+      const cy = ((i & 2 ? max[1]! : min[1]!) - this.target[1]!) * margin;
+      const cz = ((i & 4 ? max[2]! : min[2]!) - this.target[2]!) * margin;
+      const x = cx * rx + cz * rz;
+      const y = cx * ux + cy * uy + cz * uz;
+      const z = cx * ox + cy * oy + cz * oz;
+      d = Math.max(d, z + Math.abs(x) / tanX, z + Math.abs(y) / tanY);
+    }
+    this.distance = d;
+  }
+
   orbit(dxDeg: number, dyDeg: number): void {
     this.yawDeg = (((this.yawDeg + dxDeg) % 360) + 540) % 360 - 180;
     this.pitchDeg = Math.max(-89, Math.min(89, this.pitchDeg + dyDeg));

@@ -17,6 +17,22 @@ describe('OrbitCamera', () => {
     }
   });
 
+  it('frames a tall box tighter than its sphere, keeping its corners in view', () => {
+    const cam = new OrbitCamera();
+    cam.aspect = 4 / 3;
+    cam.frameBox([-0.3, 0, -0.2], [0.3, 1.8, 0.2]);
+    cam.update();
+    const boxDistance = cam.distance;
+    for (const x of [-0.3, 0.3]) for (const y of [0, 1.8]) for (const z of [-0.2, 0.2]) {
+      const p = vec4.transformMat4(vec4.create(), [x, y, z, 1], cam.viewProj);
+      expect(Math.abs(p[0]! / p[3]!)).toBeLessThan(1);
+      expect(Math.abs(p[1]! / p[3]!)).toBeLessThan(1);
+      expect(Math.abs(p[1]! / p[3]!)).toBeGreaterThan(0.5); // and fills most of the height
+    }
+    cam.frame([0, 0.9, 0], Math.hypot(0.6, 1.8, 0.4) / 2);
+    expect(boxDistance).toBeLessThan(cam.distance);
+  });
+
   it('yaw 0 looks at the front of a character facing +Z', () => {
     const cam = new OrbitCamera();
     cam.yawDeg = 0;
