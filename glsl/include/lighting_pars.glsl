@@ -13,7 +13,7 @@ vec3 shadeSurface(vec3 albedo, vec3 n, vec3 viewDir) {
   float key = max((dot(n, u_keyDir) + wrap) / (1.0 + wrap), 0.0);
   vec3 keyColour = vec3(1.0, 0.93, 0.84) * 0.8 * key;
   float rim = pow(1.0 - max(dot(n, viewDir), 0.0), 3.0) * max(dot(n, u_rimDir) * 0.5 + 0.5, 0.0);
-  vec3 rimColour = vec3(0.55, 0.65, 0.85) * 0.7 * rim;
+  vec3 rimColour = vec3(0.55, 0.65, 0.85) * 0.35 * rim;
   vec3 h = normalize(u_keyDir + viewDir);
   float spec = pow(max(dot(n, h), 0.0), u_specPower) * key;
   return albedo * (hemi + keyColour) + rimColour + u_specular * spec;

@@ -121,10 +121,12 @@ export function writeM3d(scene: Scene): string {
             throw new Error(`.m3d needs the channels of node ${b} in clip '${clip.name}' on one key time list`);
           }
         }
-        line(`\tBone${b} #Keyframes: ${times.length}`);
+        // A node whose keys never change is written as one key (the format allows any key count).
+        const count = chans.every((c) => isConstant(c.values, c.values.length / times.length)) ? 1 : times.length;
+        line(`\tBone${b} #Keyframes: ${count}`);
         line('\t{');
         const r = restLocal.subarray(b * TRS_STRIDE, b * TRS_STRIDE + TRS_STRIDE);
-        for (let k = 0; k < times.length; k++) {
+        for (let k = 0; k < count; k++) {
           const tv = tr?.translation ? Array.from(tr.translation.values.subarray(k * 3, k * 3 + 3)) : [r[0]!, r[1]!, r[2]!];
           const q = tr?.rotation ? Array.from(tr.rotation.values.subarray(k * 4, k * 4 + 4)) : [r[3]!, r[4]!, r[5]!, r[6]!];
           const sv = tr?.scale ? Array.from(tr.scale.values.subarray(k * 3, k * 3 + 3)) : [r[7]!, r[8]!, r[9]!];
@@ -140,4 +142,12 @@ export function writeM3d(scene: Scene): string {
     }
   }
   return out.join('\r\n') + '\r\n';
+}
+
+/** True when every key of a channel (stride floats each) equals the first, to float32 precision. */
+function isConstant(values: Float32Array, stride: number): boolean {
+  for (let i = stride; i < values.length; i++) {
+    if (Math.abs(values[i]! - values[i % stride]!) > 1e-7) return false;
+  }
+  return true;
 }

@@ -1,0 +1,178 @@
+import { MAX_INFLUENCES, type Material, type Scene, type SkinnedMesh, type Subset } from '../model/types.ts';
+import { humanoidBlends, humanoidPrimitives, humanoidRig, regionAt, Region } from './humanoid-body.ts';
+import { humanoidClips } from './humanoid-motion.ts';
+import { compileField, fieldBounds, nearestPrimitive, paintAt, sampleGrid, type Field } from './implicit.ts';
+import { marchingCubes } from './marching-cubes.ts';
+import type { Rig } from './rig.ts';
+import { buildAdjacency, dropSmallPieces, fieldNormals, relax, snapRegionBorders } from './surface.ts';
+import { cylindricalUVs } from './uv.ts';
+import { computeSkinWeights } from './weights.ts';
+
+/**
+ * skinlab's embedded default character: a ~1.8 m stylised person ("skinlab walker") built from an
+ * implicit body around a 43-bone skeleton, meshed with marching cubes, skinned procedurally and
+ * animated with looping `idle`, `walk`, `wave` and `run` clips.
+ *
+ * Contract
+ * - Output is a complete, valid Scene (format 'm3d', floatBits 0): one closed, manifold, outward
+ *   wound SkinnedMesh in bind space (model conventions of src/model/types.ts), palette slot k =
+ *   node k, invBind = inverse bind model matrices, one subset per material in material order.
+ * - `resolution`: grid cells per 1.8 m (the figure's height); the default (120) gives about 22k
+ *   triangles, 64 about 6k, 96 about 14k.
+ *   Clamped to [24, 256]. Cost grows with its cube in the field sampling and its square in triangles.
+ * - `seed` changes only small secondary motions of `idle` and `wave` (never the mesh or the gaits). Same options → bit-identical arrays (no Math.random,
+ *   no time, no unordered iteration).
+ * - Allocates freely; meant for load time / build time (`npm run gen`), not per frame.
+ */
+
+export interface HumanoidOptions {
+  /** Grid cells per 1.8 m. Default DEFAULT_RESOLUTION. */
+  readonly resolution?: number;
+  /** PRNG seed for idle variations. Default 1. */
+  readonly seed?: number;
+}
+
+export const DEFAULT_RESOLUTION = 120;
+const FIGURE_HEIGHT = 1.8;
+const RELAX_ITERATIONS = 3;
+
+function srgbToLinear(c: number): number {
+  const s = c / 255;
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+}
+
+function material(name: string, srgb: [number, number, number], specular: number, specularPower: number): Material {
+  return {
+    name,
+    diffuse: [srgbToLinear(srgb[0]), srgbToLinear(srgb[1]), srgbToLinear(srgb[2]), 1],
+    specular: [specular, specular, specular],
+    specularPower,
+    emissive: [0, 0, 0],
+    diffuseMap: null,
+    normalMap: null,
+  };
+}
+
+/**
+ * Materials in Region order (humanoid-body.ts): skin, shirt, trousers, shoes (also the belt), hair
+ * (also the eyebrows), eyes, lips. Diffuse colours are linear (converted from the sRGB picks below).
+ */
+export const HUMANOID_MATERIALS: readonly Material[] = [
+  material('skin', [226, 170, 136], 0.12, 20),
+  material('shirt', [58, 118, 168], 0.05, 10),
+  material('trousers', [52, 56, 76], 0.04, 8),
+  material('shoes', [92, 58, 38], 0.2, 32),
+  material('hair', [58, 38, 26], 0.15, 24),
+  material('eyes', [24, 20, 22], 0.5, 64),
+  material('lips', [178, 98, 90], 0.15, 24),
+];
+
+export function generateHumanoid(options: HumanoidOptions = {}): Scene {
+  const resolution = Math.min(256, Math.max(24, Math.round(options.resolution ?? DEFAULT_RESOLUTION)));
+  const seed = Math.trunc(options.seed ?? 1);
+  const rig = humanoidRig();
+  const field = compileField(humanoidPrimitives(rig));
+  const mesh = buildBodyMesh(rig, field, resolution);
+  return {
+    name: 'skinlab walker',
+    format: 'm3d',
+    floatBits: 0,
+    skeleton: rig.skeleton,
+    meshes: [mesh],
+    clips: humanoidClips(rig, seed),
+    materials: HUMANOID_MATERIALS,
+    morphTargets: [],
+    warnings: [],
+  };
+}
+
+function buildBodyMesh(rig: Rig, field: Field, resolution: number): SkinnedMesh {
+  const step = FIGURE_HEIGHT / resolution;
+  const grid = sampleGrid(field, fieldBounds(field, 2 * step), step);
+  const raw = marchingCubes(grid);
+  const rawPositions = raw.positions;
+  const rawIndices = dropSmallPieces(raw.indices, raw.positions.length / 3, 0.01);
+  const rawCount = rawPositions.length / 3;
+  const rawAdjacency = buildAdjacency(rawIndices, rawCount);
+  relax(field, rawPositions, rawIndices, rawAdjacency, RELAX_ITERATIONS, 0.5);
+  const regionOf = (x: number, y: number, z: number): number => {
+    const paint = paintAt(field, x, y, z);
+    if (paint >= 0) return field.primitives[paint]!.tag;
+    const p = nearestPrimitive(field, x, y, z);
+    return p < 0 ? Region.Skin : regionAt(rig, field.primitives[p]!, [x, y, z]);
+  };
+  snapRegionBorders(field, rawPositions, rawIndices, rawAdjacency, regionOf);
+
+  // Region of each triangle: the region at its centroid.
+  const triCount = rawIndices.length / 3;
+  const triRegion = new Uint8Array(triCount);
+  for (let t = 0; t < triCount; t++) {
+    const c = [0, 0, 0];
+    for (let e = 0; e < 3; e++) for (let k = 0; k < 3; k++) c[k] += rawPositions[rawIndices[t * 3 + e]! * 3 + k]! / 3;
+    triRegion[t] = regionOf(c[0]!, c[1]!, c[2]!);
+  }
+
+  // Triangles sorted by region (stable), vertices renumbered by first use.
+  const order = Array.from({ length: triCount }, (_, i) => i).sort((a, b) => triRegion[a]! - triRegion[b]! || a - b);
+  const remap = new Int32Array(rawCount).fill(-1);
+  const indices = new Uint32Array(rawIndices.length);
+  let vertexCount = 0;
+  const firstUse: number[] = [];
+  order.forEach((t, i) => {
+    for (let e = 0; e < 3; e++) {
+      const v = rawIndices[t * 3 + e]!;
+      if (remap[v] === -1) {
+        remap[v] = vertexCount++;
+        firstUse.push(v);
+      }
+      indices[i * 3 + e] = remap[v]!;
+    }
+  });
+  const positions = new Float32Array(vertexCount * 3);
+  firstUse.forEach((v, i) => positions.set(rawPositions.subarray(v * 3, v * 3 + 3), i * 3));
+
+  const subsets: Subset[] = [];
+  let start = 0;
+  for (let m = 0; m < HUMANOID_MATERIALS.length; m++) {
+    let count = 0;
+    while (start + count < triCount && triRegion[order[start + count]!] === m) count++;
+    subsets.push({ material: m, start, count });
+    start += count;
+  }
+
+  const normals = new Float32Array(vertexCount * 3);
+  fieldNormals(field, positions, normals);
+
+  const owner = new Int32Array(vertexCount);
+  for (let v = 0; v < vertexCount; v++) {
+    const p = nearestPrimitive(field, positions[v * 3]!, positions[v * 3 + 1]!, positions[v * 3 + 2]!);
+    owner[v] = p < 0 ? 0 : Math.max(0, field.primitives[p]!.bone);
+  }
+  const adjacency = buildAdjacency(indices, vertexCount);
+  const skin = computeSkinWeights(positions, adjacency, owner, rig, {
+    blends: humanoidBlends(rig),
+    smoothIterations: 6,
+    smoothRate: 0.5,
+    minWeight: 0.01,
+  });
+  const { uvs, tangents } = cylindricalUVs(positions, normals, owner, rig);
+
+  const bones = new Int16Array(rig.count);
+  for (let i = 0; i < rig.count; i++) bones[i] = i;
+  return {
+    name: 'body',
+    vertexCount,
+    positions,
+    normals,
+    tangents,
+    uvs,
+    joints: skin.joints,
+    weights: skin.weights,
+    maxInfluences: Math.min(MAX_INFLUENCES, skin.maxInfluences),
+    indices,
+    subsets,
+    bones,
+    invBind: rig.invBind.slice(),
+    skinned: true,
+  };
+}
