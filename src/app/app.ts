@@ -5,7 +5,7 @@ import type { Scene } from '../model/types.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
-import { Renderer, type FrameFigures } from '../render/renderer.ts';
+import { Renderer, type FrameFigures, type RenderOptions } from '../render/renderer.ts';
 import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
 import { findBuiltin } from './builtins.ts';
 import { animatedFraming, type Framing } from './framing.ts';
@@ -59,6 +59,8 @@ export class App {
   private loadAbort: AbortController | null = null;
   private lastFrame = -1;
   private readonly figures: FrameFigures = { drawCalls: 0, uploadBytes: 0 };
+  /** Filled from the state each frame (no per-frame object). */
+  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, view: 'shaded', skeleton: false, grid: true };
   private readonly frameWaiters: (() => void)[] = [];
   private readonly statsWindow = { start: 0, frames: 0, cpuUs: 0, upload: 0 };
   private readonly lastStats: Stats = { fps: 0, cpuAnimUs: 0, paletteBytes: 0, uploadBytes: 0, drawCalls: 0 };
@@ -248,8 +250,13 @@ export class App {
     if (this.cameraDirty) this.placeCamera(model);
     this.camera.aspect = this.canvas.width / Math.max(1, this.canvas.height);
     this.camera.update();
-    const technique = findTechnique(s.technique) ?? TECHNIQUES[0]!;
-    this.renderer.render(model.gpu, player, this.camera, { technique, influences: s.influences, view: s.view, skeleton: s.skeleton, grid: s.grid }, this.figures);
+    const o = this.renderOptions;
+    if (o.technique.id !== s.technique) o.technique = findTechnique(s.technique) ?? TECHNIQUES[0]!;
+    o.influences = s.influences;
+    o.view = s.view;
+    o.skeleton = s.skeleton;
+    o.grid = s.grid;
+    this.renderer.render(model.gpu, player, this.camera, o, this.figures);
 
     const w = this.statsWindow;
     if (w.frames === 0) w.start = now;
