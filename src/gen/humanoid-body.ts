@@ -57,28 +57,31 @@ export function leftArmLayout(): ArmLayout {
   const palm = normalize(cross(foreDir, handWidth));
   const at = (along: number, width: number, normal: number): Vec3 =>
     add(add(add(wrist, scale(foreDir, along)), scale(handWidth, width)), scale(palm, normal));
-  const knuckle = at(0.088, 0.004, 0);
-  const finger = (base: Vec3, dir: Vec3, l1: number, l2: number, curl: number): [Vec3, Vec3, Vec3] => {
-    const d1 = normalize(add(dir, scale(palm, curl)));
-    const mid = add(base, scale(d1, l1));
-    const d2 = normalize(add(dir, scale(palm, curl * 2.2)));
-    return [base, mid, add(mid, scale(d2, l2))];
+  const knuckle = at(0.086, 0, 0);
+  // The four fingers form one relaxed "mitten" mass (the mesh grid cannot resolve separate
+  // fingers): parallel chains with their joints on lines across the hand, so that equal curls move
+  // them as one rigid piece, gently cupped toward the palm. Only the tip lengths differ (taper).
+  const d1 = normalize(add(foreDir, scale(palm, 0.1)));
+  const d2 = normalize(add(foreDir, scale(palm, 0.42)));
+  const finger = (width: number, tipLength: number): [Vec3, Vec3, Vec3] => {
+    const base = at(0.086, width, 0.001);
+    const mid = add(base, scale(d1, 0.04));
+    return [base, mid, add(mid, scale(d2, tipLength))];
   };
-  const spread = (s: number): Vec3 => normalize(add(foreDir, scale(handWidth, s)));
-  const thumbBase = at(0.024, 0.024, 0.014);
-  const thumbDir1 = normalize(add(add(scale(foreDir, 0.55), scale(handWidth, 0.75)), scale(palm, 0.35)));
-  const thumbMid = add(thumbBase, scale(thumbDir1, 0.042));
-  const thumbDir2 = normalize(add(add(scale(foreDir, 0.85), scale(handWidth, 0.35)), scale(palm, 0.38)));
+  const thumbBase = at(0.022, 0.024, 0.012);
+  const thumbDir1 = normalize(add(add(scale(foreDir, 0.7), scale(handWidth, 0.58)), scale(palm, 0.42)));
+  const thumbMid = add(thumbBase, scale(thumbDir1, 0.04));
+  const thumbDir2 = normalize(add(add(scale(foreDir, 0.85), scale(handWidth, 0.3)), scale(palm, 0.45)));
   const fingers: [Vec3, Vec3, Vec3][] = [
-    [thumbBase, thumbMid, add(thumbMid, scale(thumbDir2, 0.04))],
-    finger(at(0.084, 0.026, 0.002), spread(0.045), 0.042, 0.046, 0.02),
-    finger(at(0.088, 0.006, 0.002), spread(0.01), 0.046, 0.05, 0.02),
-    finger(at(0.085, -0.014, 0.002), spread(-0.035), 0.043, 0.046, 0.025),
-    finger(at(0.078, -0.032, 0.001), spread(-0.08), 0.034, 0.037, 0.03),
+    [thumbBase, thumbMid, add(thumbMid, scale(thumbDir2, 0.036))],
+    finger(0.026, 0.036),
+    finger(0.009, 0.044),
+    finger(-0.009, 0.04),
+    finger(-0.026, 0.028),
   ];
   return {
     clavicle, shoulder, elbow, wrist, upperDir, foreDir, handWidth, palm, knuckle, fingers,
-    fingerRadius: [0.0125, 0.0112, 0.0116, 0.011, 0.0098],
+    fingerRadius: [0.0148, 0.0138, 0.0142, 0.0138, 0.013],
   };
 }
 
@@ -168,7 +171,7 @@ export function humanoidBlends(rig: Rig): JointBlend[] {
     [/^forearm_/, { width: 0.04, reach: 0.09 }],
     [/^hand_/, { width: 0.025, reach: 0.07, smooth: 0.6 }],
     [/^thumb_01_/, { width: 0.016, reach: 0.05, smooth: 0.4 }],
-    [/_0[12]_[lr]$/, { width: 0.01, reach: 0.035, smooth: 0.25 }],
+    [/_0[12]_[lr]$/, { width: 0.016, reach: 0.04, smooth: 0.3 }],
     [/^thigh_/, { width: 0.065, reach: 0.19 }],
     [/^calf_/, { width: 0.045, reach: 0.11 }],
     [/^foot_/, { width: 0.03, reach: 0.09 }],
@@ -268,15 +271,23 @@ export function humanoidPrimitives(rig: Rig): Primitive[] {
     const foreMid = add(arm.elbow, scale(arm.foreDir, 0.085));
     cone(s('forearm'), Region.Skin, m(arm.elbow), 0.035, m(foreMid), 0.038, 0.02);
     cone(s('forearm'), Region.Skin, m(foreMid), 0.038, m(arm.wrist), 0.025, 0.02);
-    // Hand: palm, fingers, thumb.
+    // Hand: palm, the merged finger mass (one heavily blended round cone per finger segment, so
+    // each finger bone still owns its strip of the mass), thumb. Nothing thinner than ~2.5 cells of
+    // the default grid.
     const palmAxes = frame(arm.foreDir, arm.handWidth);
-    ell(s('hand'), Region.Skin, m(add(arm.wrist, scale(arm.foreDir, 0.047))), [0.052, 0.043, 0.021], 0.018, mAxes(palmAxes));
+    ell(s('hand'), Region.Skin, m(add(arm.wrist, scale(arm.foreDir, 0.048))), [0.054, 0.044, 0.0215], 0.018, mAxes(palmAxes));
     FINGERS.forEach((f, i) => {
       const [b, mid, tip] = arm.fingers[i]!;
       const r = arm.fingerRadius[i]!;
-      const rb = i === 0 ? r * 0.98 : r;
-      cone(s(`${f}_01`), Region.Skin, m(b), rb, m(mid), r * 0.92, i === 0 ? 0.014 : 0.008);
-      cone(s(`${f}_02`), Region.Skin, m(mid), r * 0.92, m(tip), r * 0.88, 0.006);
+      if (i === 0) {
+        cone(s(`${f}_01`), Region.Skin, m(b), r, m(mid), r * 0.92, 0.016);
+        cone(s(`${f}_02`), Region.Skin, m(mid), r * 0.92, m(tip), r * 0.86, 0.008);
+        return;
+      }
+      // Start inside the palm so the knuckles blend in without a ridge.
+      const back = add(b, scale(arm.foreDir, -0.012));
+      cone(s(`${f}_01`), Region.Skin, m(back), r, m(mid), r * 0.93, 0.018);
+      cone(s(`${f}_02`), Region.Skin, m(mid), r * 0.93, m(tip), r * 0.74, 0.016);
     });
   }
   for (const side of ['l', 'r'] as const) {

@@ -61,7 +61,7 @@ function hangArm(pose: Pose, side: Side, a: ArmHang): void {
   curlFingers(pose, side, a.curl, 0);
 }
 
-/** Curls every finger toward the palm by `curl` degrees per joint; `spread` fans them (degrees). */
+/** Curls every finger toward the palm by `curl` degrees per joint; `spread` swings the thumb out (degrees). */
 function curlFingers(pose: Pose, side: Side, curl: number, spread: number): void {
   FINGERS.forEach((f, i) => {
     const [b, mid, tip] = ARM.fingers[i]!;
@@ -70,7 +70,8 @@ function curlFingers(pose: Pose, side: Side, curl: number, spread: number): void
     const thumb = i === 0;
     const c1 = (thumb ? 0.35 : 1) * curl * DEG;
     const c2 = (thumb ? 0.6 : 1.35) * curl * DEG;
-    const fan = thumb ? qBend(d1, ARM.handWidth, spread * 1.5 * DEG) : qBend(d1, ARM.handWidth, (2 - i) * spread * 0.5 * DEG);
+    // The four fingers are one mass: the same bend for all (no fan), so it stays in one piece.
+    const fan = qBend(d1, ARM.handWidth, (thumb ? spread * 1.5 : 0) * DEG);
     pose.setRot(sideName(`${f}_01`, side), quatOnSide(side, qMul(fan, qBend(d1, ARM.palm, c1))));
     pose.setRot(sideName(`${f}_02`, side), quatOnSide(side, qBend(d2, ARM.palm, c2)));
   });
@@ -122,7 +123,7 @@ function idleBody(pose: Pose, t: number, o: IdleOptions, noise: readonly Noise[]
       swing: 3 + 1.5 * n(side === 'l' ? 4 : 5),
       elbow: 13 + 2 * n(side === 'l' ? 5 : 4),
       wrist: 6,
-      curl: 13,
+      curl: 8,
     });
   }
   // Head: a slow look left then right with holds, a small nod; the neck takes part of the turn.
@@ -258,11 +259,11 @@ export function humanoidClips(rig: Rig, seed: number): Clip[] {
   const idle: IdleOptions = { duration: 6, look: 14, headYaw: 0, headRoll: 0, shift: 0.012, arms: ['l', 'r'] };
   const walk: GaitStyle = {
     duration: 1.1, gait: WALK, sway: 0.022, yaw: 5, roll: 3, lean: 4,
-    armDrop: 80, armSwing: 17, elbow: 14, elbowSwing: 18, fist: 16, lift: () => 0,
+    armDrop: 80, armSwing: 17, elbow: 14, elbowSwing: 18, fist: 9, lift: () => 0,
   };
   const run: GaitStyle = {
     duration: 0.7, gait: RUN, sway: 0.012, yaw: 8, roll: 3, lean: 12,
-    armDrop: 74, armSwing: 30, elbow: 80, elbowSwing: 15, fist: 60,
+    armDrop: 74, armSwing: 30, elbow: 80, elbowSwing: 15, fist: 30,
     // Two flight phases per cycle (after each toe-off).
     lift: (ph) => 0.045 * Math.max(0, Math.sin(TAU * 2 * (ph - 0.42))),
   };

@@ -261,6 +261,49 @@ describe('generateHumanoid: skin', () => {
     }
   });
 
+  it('models the four fingers as one merged mass that bends as one piece', () => {
+    const bind = modelMatrices(scene, scene.skeleton.restLocal);
+    const at = (m: mat4[], name: string): vec3 => mat4.getTranslation(vec3.create(), m[node(name)]!);
+    const fingers = ['index', 'middle', 'ring', 'pinky'];
+    for (const side of ['l', 'r']) {
+      // Between neighbouring fingers, halfway along each segment, the point lies deep inside the
+      // body (no groove the grid cannot resolve): the nearest surface vertex is over 8 mm away.
+      for (let i = 0; i + 1 < fingers.length; i++) {
+        for (const seg of ['01', '02']) {
+          const a0 = at(bind, `${fingers[i]}_${seg}_${side}`);
+          const b0 = at(bind, `${fingers[i + 1]}_${seg}_${side}`);
+          const next = seg === '01' ? '02' : null;
+          const a1 = next ? at(bind, `${fingers[i]}_${next}_${side}`) : a0;
+          const b1 = next ? at(bind, `${fingers[i + 1]}_${next}_${side}`) : b0;
+          const p = vec3.scale(vec3.create(), vec3.add(vec3.create(), vec3.add(vec3.create(), a0, a1), vec3.add(vec3.create(), b0, b1)), 0.25);
+          let nearest = Infinity;
+          for (let v = 0; v < mesh.vertexCount; v++) {
+            nearest = Math.min(nearest, Math.hypot(mesh.positions[v * 3]! - p[0], mesh.positions[v * 3 + 1]! - p[1], mesh.positions[v * 3 + 2]! - p[2]));
+          }
+          expect(nearest, `${fingers[i]}/${fingers[i + 1]} ${seg} ${side}`).toBeGreaterThan(0.008);
+        }
+      }
+    }
+    // Every clip curls the four fingers identically, so the mass never tears between them.
+    for (const clip of scene.clips) {
+      const n = keyCount(clip);
+      for (const k of [0, Math.floor(n / 3), Math.floor((2 * n) / 3)]) {
+        const locals = localsAtKey(scene, clip, k);
+        for (const side of ['l', 'r']) {
+          for (const seg of ['01', '02']) {
+            const ref = node(`middle_${seg}_${side}`);
+            for (const f of fingers) {
+              const b = node(`${f}_${seg}_${side}`);
+              for (let c = 3; c < 7; c++) {
+                expect(Math.abs(locals[b * TRS_STRIDE + c]! - locals[ref * TRS_STRIDE + c]!), `${clip.name} ${f}_${seg}_${side}`).toBeLessThan(1e-5);
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('has inverse binds that undo the bind pose: invBind · bindModel = I', () => {
     const bind = modelMatrices(scene, scene.skeleton.restLocal);
     for (let k = 0; k < mesh.bones.length; k++) {
