@@ -11,7 +11,7 @@ export interface BuiltinModel {
 }
 
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [
-  { id: 'default', label: 'Walker (generated, 30+ bones)', url: 'models/generated/walker.m3d', clip: 'walk' },
+  { id: 'default', label: 'Walker (generated)', url: 'models/generated/walker.m3d', clip: 'walk' },
 ];
 
 export function findBuiltin(id: string): BuiltinModel | undefined {

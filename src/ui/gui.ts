@@ -38,7 +38,7 @@ export class Panel {
     private readonly onOpenFile: () => void,
     private readonly onHelp: () => void,
   ) {
-    this.gui = new GUI({ title: 'skinlab' });
+    this.gui = new GUI({ title: 'skinlab', width: 300 });
     const p = this.proxy;
     const models = this.gui.addFolder('Model');
     for (const m of BUILTIN_MODELS) this.modelOptions.set(m.label, m.id);
@@ -68,7 +68,7 @@ export class Panel {
     const techniqueOptions: Record<string, string> = {};
     for (const id of TECHNIQUE_IDS) {
       const t = TECHNIQUES.find((x) => x.id === id);
-      if (t) techniqueOptions[`${t.id} — ${t.label}`] = t.id;
+      if (t) techniqueOptions[t.id] = t.id;
     }
     render.add(p, 'technique', techniqueOptions).name('technique').onChange((id: string) => {
       void app.set({ technique: id });
@@ -107,7 +107,7 @@ export class Panel {
     });
     this.clipCtl.disable(names.length === 0);
     const duration = Math.max(model.player.duration, 1e-3);
-    this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').listen().onChange((t: number) => {
+    this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').decimals(3).listen().onChange((t: number) => {
       this.app.state.t = t;
       this.app.state.paused = true;
       p.playing = false;
