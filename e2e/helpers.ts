@@ -62,6 +62,27 @@ export async function coverage(page: Page): Promise<number> {
   return covered / (png.width * png.height);
 }
 
+/** Screen bounding box (pixels) of everything unlike the background, with the grid off. */
+export async function silhouette(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
+  await page.evaluate(() => window.skinlab.set({ grid: 0 }));
+  const png = PNG.sync.read(await page.locator('#view').screenshot());
+  await page.evaluate(() => window.skinlab.set({ grid: 1 }));
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      const i = (y * png.width + x) * 4;
+      const d = Math.abs(png.data[i]! - BACKGROUND[0]!) + Math.abs(png.data[i + 1]! - BACKGROUND[1]!) + Math.abs(png.data[i + 2]! - BACKGROUND[2]!);
+      if (d > 30) {
+        x0 = Math.min(x0, x);
+        x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
+      }
+    }
+  }
+  return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
 /** Fraction of pixels that differ (any channel by more than `tolerance`) between two screenshots. */
 export function pixelDifference(a: Buffer, b: Buffer, tolerance = 24): number {
   const pa = PNG.sync.read(a);

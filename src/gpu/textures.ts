@@ -16,12 +16,14 @@ export interface DecodedTexture {
 
 /** Loads and decodes one texture. Returns the image, or a warning saying why the colour is used instead. */
 export async function decodeTexture(name: string, source: CompanionSource): Promise<DecodedTexture | string> {
-  const bytes = await source(name).catch(() => null);
-  if (!bytes) return `texture '${name}' was not found next to the model; using the material colour`;
+  // Formats this build cannot decode are not even fetched.
   if (!BROWSER_DECODABLE.test(name)) {
-    const ext = name.slice(name.lastIndexOf('.'));
+    const dot = name.lastIndexOf('.');
+    const ext = dot >= 0 ? name.slice(dot) : 'extension-less';
     return `texture '${name}': ${ext} images are not decoded by this build; using the material colour`;
   }
+  const bytes = await source(name).catch(() => null);
+  if (!bytes) return `texture '${name}' was not found next to the model; using the material colour`;
   try {
     const image = await createImageBitmap(new Blob([bytes as BlobPart]), { imageOrientation: 'none', premultiplyAlpha: 'none' });
     return { name, image };

@@ -59,7 +59,7 @@ export class ModelGpu {
     const textures = decoded.map((d) => {
       if (d === null) return null;
       if (typeof d === 'string') {
-        warnings.push(d);
+        if (!warnings.includes(d)) warnings.push(d);
         return null;
       }
       const tex = uploadTexture(gl, d.image);
