@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
 import { join } from 'node:path';
 import { CORPUS_DIR, HAVE_CORPUS, coverage, openApp, pixelDifference, serveCorpus, silhouette, waitState, watchConsole } from './helpers.ts';
 
@@ -200,7 +201,6 @@ ${v(-1, -1, 0, 1)}${v(-1, 1, 0, 0)}${v(1, 1, 1, 0)}${v(1, -1, 1, 1)}************
 test('a dropped model finds its dropped texture by name, whatever the case', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, '?gui=0&grid=0&camera=front');
-  const { PNG } = await import('pngjs');
   const png = new PNG({ width: 8, height: 8 });
   for (let i = 0; i < 64; i++) png.data.set([230, 40, 30, 255], i * 4);
   const texture = PNG.sync.write(png).toString('base64');
@@ -223,5 +223,36 @@ test('a dropped model finds its dropped texture by name, whatever the case', asy
   const [r, g, b] = [shot.data[i]!, shot.data[i + 1]!, shot.data[i + 2]!];
   expect(r, `centre pixel ${r},${g},${b}`).toBeGreaterThan(g * 2);
   expect(r).toBeGreaterThan(b * 2);
+  expect(con.errors).toEqual([]);
+});
+
+test('a first load that fails leaves a usable page: the error, a hint, and the panel to pick a model', async ({ page }) => {
+  const con = watchConsole(page);
+  await page.goto('./?model=missing/nothing.m3d');
+  await waitState(page, 'error');
+  await expect(page.locator('#error')).toContainText('nothing.m3d');
+  await expect(page.locator('.empty-hint')).toBeVisible();
+  const shot = PNG.sync.read(await page.locator('#view').screenshot());
+  expect([shot.data[0], shot.data[1], shot.data[2]]).toEqual([27, 29, 34]); // the background, not a blank canvas
+  await page.locator('.lil-controller', { hasText: 'model' }).locator('select').first().selectOption({ label: 'Walker (generated)' });
+  await waitState(page);
+  await expect(page.locator('.empty-hint')).toBeHidden();
+  expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
+  expect(con.errors.filter((e) => !/Failed to load resource/.test(e))).toHaveLength(1);
+});
+
+test('influences=1 (rigid) draws a different skin from 4 influences, and back again', async ({ page }) => {
+  const con = watchConsole(page);
+  // The run bends knees and elbows most: rigid skinning creases them.
+  await openApp(page, '?clip=run&t=0.2&gui=0&camera=25,5,1.6');
+  const four = await page.locator('#view').screenshot();
+  await page.evaluate(() => window.skinlab.set({ influences: 1 }));
+  expect((await page.evaluate(() => window.skinlab.info())).influences).toBe(1);
+  const one = await page.locator('#view').screenshot();
+  const changed = pixelDifference(four, one, 8);
+  expect(changed).toBeGreaterThan(0.004);
+  expect(changed).toBeLessThan(0.1); // the same figure, creased at the joints
+  await page.evaluate(() => window.skinlab.set({ influences: 4 }));
+  expect(pixelDifference(four, await page.locator('#view').screenshot())).toBe(0);
   expect(con.errors).toEqual([]);
 });

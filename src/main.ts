@@ -38,8 +38,12 @@ function start(): void {
   let chromeVisible = true;
   const view: AppView = {
     progress: (message, fraction) => overlay.progress(message, fraction),
-    error: (message) => overlay.error(message),
+    error: (message) => {
+      overlay.error(message);
+      overlay.empty(message !== null && !app.current);
+    },
     modelChanged: (model: LoadedModel) => {
+      overlay.empty(false);
       overlay.warnings(model.warnings);
       panel?.modelChanged(model);
     },

@@ -156,7 +156,8 @@ export class App {
       if (seq !== this.loadSeq) return false;
       this.view.progress(null);
       if ((e as Error).name === 'AbortError') return false;
-      const message = e instanceof LoadError ? e.message : `${source.name}: ${(e as Error).message ?? String(e)}`;
+      const text = (e as Error)?.message ?? String(e);
+      const message = e instanceof LoadError || text.startsWith(`${source.name}:`) ? text : `${source.name}: ${text}`;
       this.fail(message);
       if (this.current) this.state.model = this.current.id;
       this.view.stateChanged();
@@ -227,6 +228,7 @@ export class App {
     this.resize();
     const model = this.current;
     if (model) this.drawFrame(model, dt, now);
+    else this.renderer.clear();
     if (this.frameWaiters.length > 0) {
       const waiters = this.frameWaiters.splice(0);
       for (const w of waiters) w();

@@ -56,13 +56,13 @@ export function fileSource(model: File, all: readonly File[]): ModelSource {
 
 async function fetchBytes(href: string, onProgress: (loaded: number, total: number) => void, signal: AbortSignal): Promise<Uint8Array> {
   const res = await fetch(href, { signal });
-  if (!res.ok) throw new Error(`${href}: HTTP ${res.status} ${res.statusText || (res.status === 404 ? 'Not Found' : '')}`.trim());
+  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText || (res.status === 404 ? 'Not Found' : '')}`.trim() + ` (${href})`);
   // Single-page servers answer unknown paths with their index page instead of a 404.
   if ((res.headers.get('content-type') ?? '').includes('text/html')) {
-    throw new Error(`${href}: the server sent an HTML page, not a model file (is the URL right?)`);
+    throw new Error(`the server sent an HTML page, not a model file: is the URL right? (${href})`);
   }
   const total = Number(res.headers.get('content-length') ?? 0);
-  if (total > MAX_MODEL_BYTES) throw new Error(`${href}: ${(total / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit`);
+  if (total > MAX_MODEL_BYTES) throw new Error(`${(total / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit (${href})`);
   if (!res.body) return new Uint8Array(await res.arrayBuffer());
   return readWithProgress(res.body, total, onProgress, signal);
 }

@@ -14,13 +14,19 @@ export class Overlay {
   private readonly progressBar: HTMLElement;
   private readonly helpEl: HTMLElement;
   private readonly warnEl: HTMLElement;
+  private readonly emptyEl: HTMLElement;
   onCancel: () => void = () => {};
 
   constructor(parent: HTMLElement) {
     this.root = parent;
     this.statsEl = el('div', 'stats', parent);
     this.statsEl.id = 'stats';
+    this.statsEl.hidden = true;
     this.warnEl = el('div', 'warnings', parent);
+    this.warnEl.hidden = true;
+    this.emptyEl = el('div', 'empty-hint', parent);
+    this.emptyEl.textContent = 'No model loaded. Drop a .m3d file (with its textures) here, press O to open one, or pick the Walker in the panel.';
+    this.emptyEl.hidden = true;
     this.errorEl = el('div', 'error-banner', parent);
     this.errorEl.setAttribute('role', 'alert');
     this.errorText = el('pre', '', this.errorEl);
@@ -79,7 +85,13 @@ export class Overlay {
     this.progressBar.classList.toggle('indeterminate', fraction === undefined);
   }
 
+  /** The hint shown while no model has loaded (after a failed first load). */
+  empty(show: boolean): void {
+    this.emptyEl.hidden = !show;
+  }
+
   stats(s: Stats, info: { bones: number; vertices: number; triangles: number; technique: string; clip: string | null; t: number }): void {
+    if (this.statsVisible) this.statsEl.hidden = false;
     this.statsEl.textContent =
       `${s.fps > 0 ? `${s.fps.toFixed(0)} fps` : 'measuring…'}   ${info.technique}\n` +
       `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame\n` +
@@ -97,8 +109,11 @@ export class Overlay {
     return !this.helpEl.hidden;
   }
 
+  private statsVisible = true;
+
   setVisible(visible: boolean): void {
-    this.statsEl.hidden = !visible;
+    this.statsVisible = visible;
+    this.statsEl.hidden = !visible || this.statsEl.textContent === '';
     this.root.classList.toggle('chrome-hidden', !visible);
   }
 }
