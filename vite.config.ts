@@ -1,5 +1,5 @@
 import { readFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { resolveIncludes } from './src/gpu/glsl-include.ts';
@@ -38,5 +38,4 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1024 },
   server: { port: 5173 },
   preview: { port: 4173, strictPort: true },
-  resolve: { alias: { '@glsl': resolve(root, 'glsl') } },
 });

@@ -352,7 +352,15 @@ function formatBytes(n: number): string {
   return `${(n / 1048576).toFixed(1)} MiB`;
 }
 
-/** Lets the browser paint the progress message before a long synchronous parse. */
+/** Lets the browser paint the progress message before a long synchronous parse (without waiting on a hidden tab's frames). */
 function yieldToPaint(): Promise<void> {
-  return new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  return new Promise((r) => {
+    const timer = setTimeout(r, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        r();
+      }, 0),
+    );
+  });
 }

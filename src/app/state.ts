@@ -61,14 +61,10 @@ export function defaultState(): AppState {
   };
 }
 
-/** Keys of CONTRACT section 2 that this build reads; the rest are accepted and ignored. */
-export const STATE_KEYS = ['model', 'clip', 't', 'speed', 'technique', 'influences', 'view', 'camera', 'gui', 'grid', 'skeleton'] as const;
-/** Contract keys that belong to features this build does not have yet: ignored without error. */
-export const FUTURE_KEYS = ['palette', 'morph', 'morphs', 'crowd', 'detail'] as const;
-
 /**
  * Applies query-style parameters to a state. Returns one message per bad value (the value is then left
- * as it was); unknown keys are ignored.
+ * as it was). Unknown keys are ignored, and so are the contract's keys for features this build does not
+ * have (palette, morph, morphs, crowd, detail).
  */
 export function applyParams(state: AppState, params: Record<string, string | number | boolean | null | undefined>): string[] {
   const errors: string[] = [];

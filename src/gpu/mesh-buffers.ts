@@ -29,8 +29,7 @@ export class MeshBuffers {
     else gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
     this.integerAttribute(ATTRIB.a_joints, mesh.joints, 4);
     this.attribute(ATTRIB.a_weights, mesh.weights, 4);
-    const ibo = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, mesh.indices);
-    void ibo;
+    this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, mesh.indices);
     gl.bindVertexArray(null);
     this.triangleCount = mesh.indices.length / 3;
 
