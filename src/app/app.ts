@@ -142,6 +142,7 @@ export class App {
       previous?.gpu.dispose();
       this.state.model = id;
       this.state.clip = clip;
+      this.lastStats.paletteBytes = paletteBytes;
       this.applyClip(loaded, 0);
       this.cameraDirty = true;
       for (const w of warnings) console.warn(`${source.name}: ${w}`);
