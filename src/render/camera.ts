@@ -73,7 +73,32 @@ export class OrbitCamera {
     this.distance = Math.max(1e-4, this.distance * factor);
   }
 
+  /** The inputs of the last update(); update() returns early when none changed (no work, no garbage). */
+  private readonly lastInputs = new Float64Array(8).fill(NaN);
+
+  /** Recomputes view, projection and position from yaw, pitch, distance, target, fov and aspect. */
   update(): void {
+    const last = this.lastInputs;
+    if (
+      last[0] === this.yawDeg &&
+      last[1] === this.pitchDeg &&
+      last[2] === this.distance &&
+      last[3] === this.target[0] &&
+      last[4] === this.target[1] &&
+      last[5] === this.target[2] &&
+      last[6] === this.aspect &&
+      last[7] === this.fovYDeg
+    ) {
+      return;
+    }
+    last[0] = this.yawDeg;
+    last[1] = this.pitchDeg;
+    last[2] = this.distance;
+    last[3] = this.target[0]!;
+    last[4] = this.target[1]!;
+    last[5] = this.target[2]!;
+    last[6] = this.aspect;
+    last[7] = this.fovYDeg;
     const yaw = (this.yawDeg * Math.PI) / 180;
     const pitch = (this.pitchDeg * Math.PI) / 180;
     const c = Math.cos(pitch);

@@ -35,9 +35,9 @@ export class Renderer {
   readonly caps: DeviceCaps;
   readonly rendererName: string;
   private readonly white: WebGLTexture;
-  private readonly world = mat4.create();
 
   // Uniform objects reused every frame (twgl.setUniforms reads them).
+  // References, not copies: render() points them at the camera's own matrices.
   private readonly frameUniforms = {
     u_viewProj: mat4.create(),
     u_world: mat4.create(),
@@ -65,8 +65,10 @@ export class Renderer {
     const dbg = gl.getExtension('WEBGL_debug_renderer_info');
     this.rendererName = String(gl.getParameter(dbg ? dbg.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
     this.white = solidTexture(gl, [255, 255, 255, 255]);
-    this.programs.get('lines.vert', 'lines.frag');
+    this.lines = this.programs.get('lines.vert', 'lines.frag');
   }
+
+  private readonly lines: twgl.ProgramInfo;
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */
   warm(model: ModelGpu, technique: Technique, influences: number): void {
@@ -107,9 +109,8 @@ export class Renderer {
     gl.disable(gl.CULL_FACE);
 
     const fu = this.frameUniforms;
-    mat4.copy(fu.u_viewProj, camera.viewProj);
-    mat4.copy(fu.u_world, this.world);
-    vec3.copy(fu.u_cameraPos, camera.position);
+    fu.u_viewProj = camera.viewProj;
+    fu.u_cameraPos = camera.position;
 
     const technique = opts.technique;
     const v = this.variant(model, technique, opts.influences);
@@ -178,7 +179,7 @@ export class Renderer {
     }
 
     // Floor grid and skeleton.
-    const lines = this.programs.get('lines.vert', 'lines.frag');
+    const lines = this.lines;
     gl.useProgram(lines.program);
     twgl.setUniforms(lines, fu);
     gl.enable(gl.BLEND);
