@@ -256,3 +256,25 @@ test('influences=1 (rigid) draws a different skin from 4 influences, and back ag
   expect(pixelDifference(four, await page.locator('#view').screenshot())).toBe(0);
   expect(con.errors).toEqual([]);
 });
+
+test('dragging orbits the camera, the wheel zooms, and double-click frames the model again', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, '?t=0.6&gui=0');
+  const framed = await page.locator('#view').screenshot();
+  await page.mouse.move(300, 300);
+  await page.mouse.down();
+  await page.mouse.move(420, 280, { steps: 5 });
+  await page.mouse.up();
+  await page.evaluate(() => window.skinlab.set({}));
+  const orbited = await page.locator('#view').screenshot();
+  expect(pixelDifference(framed, orbited)).toBeGreaterThan(0.01);
+  const before = (await silhouette(page)).height;
+  await page.mouse.move(400, 300);
+  await page.mouse.wheel(0, -400);
+  await page.evaluate(() => window.skinlab.set({}));
+  expect((await silhouette(page)).height).toBeGreaterThan(before * 1.2);
+  await page.mouse.dblclick(400, 300);
+  await page.evaluate(() => window.skinlab.set({}));
+  expect(pixelDifference(framed, await page.locator('#view').screenshot())).toBe(0);
+  expect(con.errors).toEqual([]);
+});
