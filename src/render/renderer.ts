@@ -3,6 +3,7 @@ import * as twgl from 'twgl.js';
 import type { AnimPlayer } from '../anim/player.ts';
 import { ProgramCache } from '../gpu/programs.ts';
 import { solidTexture } from '../gpu/textures.ts';
+import { UniformBinding } from '../gpu/uniforms.ts';
 import type { DeviceCaps, Technique } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import type { ModelGpu } from './model-gpu.ts';
@@ -36,7 +37,7 @@ export class Renderer {
   readonly rendererName: string;
   private readonly white: WebGLTexture;
 
-  // Uniform objects reused every frame (twgl.setUniforms reads them).
+  // Uniform objects reused every frame (UniformBinding reads them).
   // References, not copies: render() points them at the camera's own matrices.
   private readonly frameUniforms = {
     u_viewProj: mat4.create(),
@@ -66,29 +67,51 @@ export class Renderer {
     this.rendererName = String(gl.getParameter(dbg ? dbg.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
     this.white = solidTexture(gl, [255, 255, 255, 255]);
     this.lines = this.programs.get('lines.vert', 'lines.frag');
+    this.linesFrame = new UniformBinding(this.lines, this.frameUniforms);
+    this.linesStyle = new UniformBinding(this.lines, this.lineUniforms);
   }
 
   private readonly lines: twgl.ProgramInfo;
+  private readonly linesFrame: UniformBinding<Renderer['frameUniforms']>;
+  private readonly linesStyle: UniformBinding<Renderer['lineUniforms']>;
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */
   warm(model: ModelGpu, technique: Technique, influences: number): void {
     this.variant(model, technique, influences);
   }
 
-  // The programs of the last (model, technique, influences); re-resolved only when one changes.
-  private current = { model: null as ModelGpu | null, technique: null as Technique | null, influences: 0, lit: null as unknown as twgl.ProgramInfo, flat: null as unknown as twgl.ProgramInfo };
+  // The programs of the last (model, technique, influences) and their uniform bindings; re-resolved only
+  // when one of the three changes.
+  private current: {
+    model: ModelGpu | null;
+    technique: Technique | null;
+    influences: number;
+    lit: twgl.ProgramInfo;
+    flat: twgl.ProgramInfo;
+    litFrame: UniformBinding<Renderer['frameUniforms']>;
+    litMaterial: UniformBinding<Renderer['materialUniforms']>;
+    flatFrame: UniformBinding<Renderer['frameUniforms']>;
+    flatColour: UniformBinding<Renderer['flatUniforms']>;
+  } | null = null;
 
-  private variant(model: ModelGpu, technique: Technique, influences: number): { lit: twgl.ProgramInfo; flat: twgl.ProgramInfo } {
+  private variant(model: ModelGpu, technique: Technique, influences: number): NonNullable<Renderer['current']> {
     const c = this.current;
-    if (c.model !== model || c.technique !== technique || c.influences !== influences) {
-      const defines = technique.defines(model.scene, this.caps, influences);
-      c.lit = this.programs.get('skinned.vert', 'lit.frag', defines);
-      c.flat = this.programs.get('skinned.vert', 'flat.frag', defines);
-      c.model = model;
-      c.technique = technique;
-      c.influences = influences;
-    }
-    return c;
+    if (c && c.model === model && c.technique === technique && c.influences === influences) return c;
+    const defines = technique.defines(model.scene, this.caps, influences);
+    const lit = this.programs.get('skinned.vert', 'lit.frag', defines);
+    const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
+    this.current = {
+      model,
+      technique,
+      influences,
+      lit,
+      flat,
+      litFrame: new UniformBinding(lit, this.frameUniforms),
+      litMaterial: new UniformBinding(lit, this.materialUniforms),
+      flatFrame: new UniformBinding(flat, this.frameUniforms),
+      flatColour: new UniformBinding(flat, this.flatUniforms),
+    };
+    return this.current;
   }
 
   /** Clears to the background colour (also what is drawn while no model is loaded). */
@@ -115,7 +138,6 @@ export class Renderer {
     const technique = opts.technique;
     const v = this.variant(model, technique, opts.influences);
     const lit = v.lit;
-    const flat = v.flat;
     const tmeshes = model.techniqueMeshesFor(technique, this.caps);
     for (let i = 0; i < tmeshes.length; i++) out.uploadBytes += tmeshes[i]!.update(player);
 
@@ -127,7 +149,7 @@ export class Renderer {
       gl.depthMask(false);
     }
     gl.useProgram(lit.program);
-    twgl.setUniforms(lit, fu);
+    v.litFrame.apply();
     const mu = this.materialUniforms;
     mu.u_alpha = ghost ? 0.3 : 1;
     const scene = model.scene;
@@ -149,7 +171,7 @@ export class Renderer {
         mu.u_specular[2] = mat.specular[2];
         mu.u_specPower = mat.specularPower;
         mu.u_diffuseMap = model.textures[subset.material] ?? this.white;
-        twgl.setUniforms(lit, mu);
+        v.litMaterial.apply();
         gl.drawElements(gl.TRIANGLES, subset.count * 3, gl.UNSIGNED_INT, subset.start * 12);
         out.drawCalls++;
       }
@@ -161,9 +183,9 @@ export class Renderer {
 
     // Wireframe on top of the shaded surface.
     if (opts.view === 'wireframe') {
-      gl.useProgram(flat.program);
-      twgl.setUniforms(flat, fu);
-      twgl.setUniforms(flat, this.flatUniforms);
+      gl.useProgram(v.flat.program);
+      v.flatFrame.apply();
+      v.flatColour.apply();
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.enable(gl.POLYGON_OFFSET_FILL);
@@ -181,12 +203,12 @@ export class Renderer {
     // Floor grid and skeleton.
     const lines = this.lines;
     gl.useProgram(lines.program);
-    twgl.setUniforms(lines, fu);
+    this.linesFrame.apply();
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     if (opts.grid) {
       this.lineUniforms.u_round = 0;
-      twgl.setUniforms(lines, this.lineUniforms);
+      this.linesStyle.apply();
       gl.bindVertexArray(model.gridVao);
       gl.drawArrays(gl.LINES, 0, model.gridVertexCount);
       out.drawCalls++;
@@ -197,11 +219,11 @@ export class Renderer {
       gl.disable(gl.DEPTH_TEST);
       gl.bindVertexArray(model.boneVao);
       this.lineUniforms.u_round = 0;
-      twgl.setUniforms(lines, this.lineUniforms);
+      this.linesStyle.apply();
       gl.drawArrays(gl.LINES, 0, model.boneLines.length / 7);
       this.lineUniforms.u_round = 1;
       this.lineUniforms.u_pointSize = Math.max(4, 6 * (gl.drawingBufferHeight / 800));
-      twgl.setUniforms(lines, this.lineUniforms);
+      this.linesStyle.apply();
       gl.drawArrays(gl.POINTS, 0, model.boneLines.length / 7);
       out.drawCalls += 2;
       gl.enable(gl.DEPTH_TEST);
