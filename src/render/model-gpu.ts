@@ -22,6 +22,10 @@ export class ModelGpu {
   readonly gridVao: WebGLVertexArrayObject;
   readonly gridVertexCount: number;
   private readonly gridBuffer: WebGLBuffer;
+  /** Soft contact shadow: a triangle fan on the floor, dark at the centre, clear at the rim. */
+  readonly shadowVao: WebGLVertexArrayObject;
+  readonly shadowVertexCount: number;
+  private readonly shadowBuffer: WebGLBuffer;
   private disposed = false;
 
   private constructor(
@@ -31,6 +35,7 @@ export class ModelGpu {
     floorY: number,
     radius: number,
     centre: ArrayLike<number>,
+    shadowRadius: number,
   ) {
     this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
     this.textures = textures;
@@ -40,6 +45,9 @@ export class ModelGpu {
     const grid = gridLines(floorY, radius, centre);
     this.gridVertexCount = grid.length / 7;
     [this.gridVao, this.gridBuffer] = lineVao(gl, grid, gl.STATIC_DRAW);
+    const shadow = shadowFan(floorY, shadowRadius, centre);
+    this.shadowVertexCount = shadow.length / 7;
+    [this.shadowVao, this.shadowBuffer] = lineVao(gl, shadow, gl.STATIC_DRAW);
   }
 
   /**
@@ -50,7 +58,7 @@ export class ModelGpu {
     gl: WebGL2RenderingContext,
     scene: Scene,
     companions: CompanionSource,
-    framing: { floorY: number; radius: number; centre: ArrayLike<number> },
+    framing: { floorY: number; radius: number; centre: ArrayLike<number>; min: ArrayLike<number>; max: ArrayLike<number> },
     warnings: string[],
   ): Promise<ModelGpu> {
     const decoded = await Promise.all(
@@ -66,7 +74,8 @@ export class ModelGpu {
       d.image.close();
       return tex;
     });
-    return new ModelGpu(gl, scene, textures, framing.floorY, framing.radius, framing.centre);
+    const footprint = Math.max(framing.max[0]! - framing.min[0]!, framing.max[2]! - framing.min[2]!) / 2;
+    return new ModelGpu(gl, scene, textures, framing.floorY, framing.radius, framing.centre, footprint * 0.9);
   }
 
   /** The technique's per-mesh state, built on first use. */
@@ -98,6 +107,8 @@ export class ModelGpu {
     gl.deleteBuffer(this.boneBuffer);
     gl.deleteVertexArray(this.gridVao);
     gl.deleteBuffer(this.gridBuffer);
+    gl.deleteVertexArray(this.shadowVao);
+    gl.deleteBuffer(this.shadowBuffer);
   }
 }
 
@@ -133,6 +144,18 @@ function gridLines(floorY: number, radius: number, centre: ArrayLike<number>): F
     const c = i === 0 ? 0.42 : 0.5;
     out.push(cx + i * step, floorY, cz - extent, c, c, c + 0.04, a, cx + i * step, floorY, cz + extent, c, c, c + 0.04, a);
     out.push(cx - extent, floorY, cz + i * step, c, c, c + 0.04, a, cx + extent, floorY, cz + i * step, c, c, c + 0.04, a);
+  }
+  return new Float32Array(out);
+}
+
+/** A 48-segment fan of radius r on y = floorY (a hair above, against z-fighting with the grid). */
+function shadowFan(floorY: number, r: number, centre: ArrayLike<number>): Float32Array {
+  const n = 48;
+  const y = floorY + r * 0.002;
+  const out: number[] = [centre[0]!, y, centre[2]!, 0.02, 0.02, 0.03, 0.75];
+  for (let i = 0; i <= n; i++) {
+    const a = (i / n) * Math.PI * 2;
+    out.push(centre[0]! + Math.cos(a) * r, y, centre[2]! + Math.sin(a) * r, 0, 0, 0, 0);
   }
   return new Float32Array(out);
 }

@@ -141,6 +141,25 @@ export class Renderer {
     const tmeshes = model.techniqueMeshesFor(technique, this.caps);
     for (let i = 0; i < tmeshes.length; i++) out.uploadBytes += tmeshes[i]!.update(player);
 
+    // Floor: grid, then the contact shadow darkening it (blended, depth not written), before the model.
+    gl.useProgram(this.lines.program);
+    this.linesFrame.apply();
+    this.lineUniforms.u_round = 0;
+    this.linesStyle.apply();
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    gl.depthMask(false);
+    if (opts.grid) {
+      gl.bindVertexArray(model.gridVao);
+      gl.drawArrays(gl.LINES, 0, model.gridVertexCount);
+      out.drawCalls++;
+    }
+    gl.bindVertexArray(model.shadowVao);
+    gl.drawArrays(gl.TRIANGLE_FAN, 0, model.shadowVertexCount);
+    out.drawCalls++;
+    gl.depthMask(true);
+    gl.disable(gl.BLEND);
+
     // Surfaces.
     const ghost = opts.view === 'skeleton';
     if (ghost) {
@@ -200,20 +219,12 @@ export class Renderer {
       gl.disable(gl.BLEND);
     }
 
-    // Floor grid and skeleton.
-    const lines = this.lines;
-    gl.useProgram(lines.program);
-    this.linesFrame.apply();
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
-    if (opts.grid) {
-      this.lineUniforms.u_round = 0;
-      this.linesStyle.apply();
-      gl.bindVertexArray(model.gridVao);
-      gl.drawArrays(gl.LINES, 0, model.gridVertexCount);
-      out.drawCalls++;
-    }
+    // Skeleton on top of everything.
     if (opts.skeleton || opts.view === 'skeleton') {
+      gl.useProgram(this.lines.program);
+      this.linesFrame.apply();
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       this.fillBoneLines(model, player);
       model.uploadBoneLines();
       gl.disable(gl.DEPTH_TEST);
