@@ -20,3 +20,4 @@ export { buildPalette, writeIdentityPalette } from './palette.ts';
 export { AnimPlayer } from './player.ts';
 export { skinMesh } from './software-skin.ts';
 export { computeBounds, type WritableVec3 } from './bounds.ts';
+export { PosedBounds } from './posed-bounds.ts';

@@ -1,10 +1,10 @@
 import { AnimPlayer } from '../anim/player.ts';
-import { skinMesh } from '../anim/software-skin.ts';
+import { PosedBounds } from '../anim/posed-bounds.ts';
 import type { Scene } from '../model/types.ts';
 
 /**
  * Where the camera should look: the union of the CPU-skinned mesh bounds over every clip (sampled at
- * SAMPLES_PER_CLIP times) and the bind pose, in model space. Load time only (allocates).
+ * SAMPLES_PER_CLIP times) and the rest pose, in model space. Load time only (allocates).
  */
 export interface Framing {
   readonly min: [number, number, number];
@@ -21,37 +21,28 @@ const SAMPLES_PER_CLIP = 12;
 export function animatedFraming(scene: Scene): Framing {
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  const grow = (p: Float32Array): void => {
-    for (let i = 0; i < p.length; i += 3) {
-      for (let k = 0; k < 3; k++) {
-        const v = p[i + k]!;
-        if (v < min[k]!) min[k] = v;
-        if (v > max[k]!) max[k] = v;
-      }
+  const poseMin = [0, 0, 0];
+  const poseMax = [0, 0, 0];
+  const player = new AnimPlayer(scene.skeleton, scene.clips);
+  const bounds = new PosedBounds(scene);
+  const grow = (): void => {
+    player.evaluate();
+    bounds.measure(player, poseMin, poseMax);
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, poseMin[k]!);
+      max[k] = Math.max(max[k]!, poseMax[k]!);
     }
   };
-  const player = new AnimPlayer(scene.skeleton, scene.clips);
-  const palettes = scene.meshes.map((m) => new Float32Array(m.bones.length * 16));
-  const positions = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
-  const normals = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
-  const pose = (): void => {
-    player.evaluate();
-    scene.meshes.forEach((m, i) => {
-      player.writePalette(m, palettes[i]!, 0);
-      skinMesh(m, palettes[i]!, positions[i]!, normals[i]!);
-      grow(positions[i]!);
-    });
-  };
-  if (scene.clips.length === 0) pose();
+  // The rest pose (the bind pose for skinned meshes), then every clip at evenly spaced times.
+  grow();
   scene.clips.forEach((clip, c) => {
     player.play(c, 0);
     for (let s = 0; s < SAMPLES_PER_CLIP; s++) {
       player.setTime((clip.duration * s) / (SAMPLES_PER_CLIP - 1));
-      pose();
+      grow();
     }
   });
-  for (const m of scene.meshes) grow(m.positions);
-  if (!Number.isFinite(min[0])) {
+  if (!Number.isFinite(min[0]) || !Number.isFinite(max[0])) {
     min.fill(-1);
     max.fill(1);
   }

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { AnimPlayer } from '../anim/player.ts';
-import { skinMesh } from '../anim/software-skin.ts';
+import { PosedBounds } from '../anim/posed-bounds.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
@@ -86,25 +86,13 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
       player.play(index, 0);
       out.clip = scene.clips[index]!.name;
     }
-    const palettes = scene.meshes.map((m) => new Float32Array(m.bones.length * 16));
-    const positions = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
-    const normals = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
+    const bounds = new PosedBounds(scene);
     out.poses = times.map((t) => {
       player.setTime(t);
       player.evaluate();
-      const min = [Infinity, Infinity, Infinity];
-      const max = [-Infinity, -Infinity, -Infinity];
-      scene.meshes.forEach((m, i) => {
-        player.writePalette(m, palettes[i]!, 0);
-        skinMesh(m, palettes[i]!, positions[i]!, normals[i]!);
-        const p = positions[i]!;
-        for (let v = 0; v < p.length; v += 3) {
-          for (let k = 0; k < 3; k++) {
-            min[k] = Math.min(min[k]!, p[v + k]!);
-            max[k] = Math.max(max[k]!, p[v + k]!);
-          }
-        }
-      });
+      const min = [0, 0, 0];
+      const max = [0, 0, 0];
+      bounds.measure(player, min, max);
       return { t, bounds: { min: min.map(round), max: max.map(round) } };
     });
   }

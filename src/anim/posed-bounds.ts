@@ -1,0 +1,43 @@
+import type { Scene } from '../model/types.ts';
+import { computeBounds } from './bounds.ts';
+import type { AnimPlayer } from './player.ts';
+import { skinMesh } from './software-skin.ts';
+
+/**
+ * Model-space bounds of a scene's meshes, CPU-skinned in the player's current pose (the caller has run
+ * `player.evaluate()`). Owns one palette and one skinned copy per mesh, sized at construction; measure()
+ * allocates nothing. Used for camera framing and `inspect --t`.
+ */
+export class PosedBounds {
+  private readonly palettes: Float32Array[];
+  private readonly positions: Float32Array[];
+  private readonly normals: Float32Array[];
+  private readonly min = new Float64Array(3);
+  private readonly max = new Float64Array(3);
+
+  constructor(private readonly scene: Scene) {
+    this.palettes = scene.meshes.map((m) => new Float32Array(m.bones.length * 16));
+    this.positions = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
+    this.normals = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
+  }
+
+  /** Writes the union of every skinned mesh's box into outMin/outMax (+/-Infinity when there are no vertices). */
+  measure(player: AnimPlayer, outMin: { [i: number]: number }, outMax: { [i: number]: number }): void {
+    for (let k = 0; k < 3; k++) {
+      outMin[k] = Infinity;
+      outMax[k] = -Infinity;
+    }
+    const meshes = this.scene.meshes;
+    for (let i = 0; i < meshes.length; i++) {
+      const m = meshes[i]!;
+      if (m.vertexCount === 0) continue;
+      player.writePalette(m, this.palettes[i]!, 0);
+      skinMesh(m, this.palettes[i]!, this.positions[i]!, this.normals[i]!);
+      computeBounds(this.positions[i]!, this.min, this.max);
+      for (let k = 0; k < 3; k++) {
+        if (this.min[k]! < outMin[k]!) outMin[k] = this.min[k]!;
+        if (this.max[k]! > outMax[k]!) outMax[k] = this.max[k]!;
+      }
+    }
+  }
+}
