@@ -76,3 +76,28 @@ describe('localToModel', () => {
     expectClose(translationOf(model, 2), [2, 0, 0]);
   });
 });
+
+describe('localToModel agrees with composeTRS · mulAffine', () => {
+  it('on a random 3-level hierarchy with rotation, scale and translation', async () => {
+    const { mulAffine } = await import('../../src/anim/affine.ts');
+    const parents = Int16Array.from([-1, 0, 1, 1, 0]);
+    const locals = new Float32Array(parents.length * 10);
+    let seed = 9;
+    const rnd = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    for (let i = 0; i < parents.length; i++) {
+      const q = [rnd(), rnd(), rnd(), rnd()];
+      const n = Math.hypot(...q);
+      locals.set([rnd(), rnd(), rnd(), ...q.map((x) => x / n), 0.5 + Math.abs(rnd()), 0.5 + Math.abs(rnd()), 0.5 + Math.abs(rnd())], i * 10);
+    }
+    const fast = new Float32Array(parents.length * 16);
+    localToModel(parents, locals, fast);
+    const slow = new Float32Array(parents.length * 16);
+    const local = new Float32Array(16);
+    for (let i = 0; i < parents.length; i++) {
+      composeTRS(locals, i, local, 0);
+      if (parents[i]! < 0) slow.set(local, i * 16);
+      else mulAffine(slow, parents[i]! * 16, local, 0, slow, i * 16);
+    }
+    for (let i = 0; i < fast.length; i++) expect(Math.abs(fast[i]! - slow[i]!)).toBeLessThan(1e-5);
+  });
+});
