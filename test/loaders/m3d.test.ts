@@ -125,7 +125,10 @@ describeCorpus('Luna .m3d corpus', () => {
       expect(m.skinned).toBe(false);
       expect(s.clips).toHaveLength(0);
       expect(s.skeleton.parents.length).toBe(1);
-      expect(s.materials[0]!.diffuse).toEqual([0.9, 0.9, 0.9, 1].map((x, i) => (file === 'rock.m3d' || i === 3 ? x : s.materials[0]!.diffuse[i])));
+      // The DX11 block: Diffuse, Specular and SpecPower are read; the block names no material.
+      const spec = { 'rock.m3d': [[0.4, 0.4, 0.4], 16], 'stairs.m3d': [[0.7, 0.7, 0.7], 32] }[file]!;
+      expect(s.materials[0]).toMatchObject({ name: 'material0', diffuse: [0.9, 0.9, 0.9, 1], specular: spec[0], specularPower: spec[1] });
+      expect(s.materials[0]!.diffuseMap).toMatch(/_diffuse\.dds$/);
       // Standard D3D clockwise fronts: mirrored and reversed, they face outwards without repair.
       expect(outwardFraction(m)).toBeGreaterThan(0.9);
       expect(s.warnings).toEqual([]);
