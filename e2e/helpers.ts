@@ -44,40 +44,39 @@ export async function openApp(page: Page, query: string, state: 'ready' | 'error
 /** The renderer's clear colour (0.105, 0.115, 0.135) as 8-bit sRGB values written unchanged. */
 const BACKGROUND = [27, 29, 34];
 
-/**
- * Share of the canvas covered by the model: pixels clearly unlike the background. The floor grid is
- * switched off for the measurement (grid=0) and restored.
- */
-export async function coverage(page: Page): Promise<number> {
+/** A screenshot of the canvas with the floor grid switched off for the moment (restored after). */
+async function gridlessShot(page: Page): Promise<PNG> {
   const grid = await page.evaluate(() => window.skinlab.info().grid);
   await page.evaluate(() => window.skinlab.set({ grid: 0 }));
   const png = PNG.sync.read(await page.locator('#view').screenshot());
   await page.evaluate((g) => window.skinlab.set({ grid: g ? 1 : 0 }), grid);
+  return png;
+}
+
+/** True where pixel i (RGBA index) is clearly unlike the background: part of the model (or its shadow edge). */
+function isModel(data: Uint8Array, i: number): boolean {
+  return Math.abs(data[i]! - BACKGROUND[0]!) + Math.abs(data[i + 1]! - BACKGROUND[1]!) + Math.abs(data[i + 2]! - BACKGROUND[2]!) > 30;
+}
+
+/** Share of the canvas covered by the model. */
+export async function coverage(page: Page): Promise<number> {
+  const png = await gridlessShot(page);
   let covered = 0;
-  const { data } = png;
-  for (let i = 0; i < data.length; i += 4) {
-    const d = Math.abs(data[i]! - BACKGROUND[0]!) + Math.abs(data[i + 1]! - BACKGROUND[1]!) + Math.abs(data[i + 2]! - BACKGROUND[2]!);
-    if (d > 30) covered++;
-  }
+  for (let i = 0; i < png.data.length; i += 4) if (isModel(png.data, i)) covered++;
   return covered / (png.width * png.height);
 }
 
-/** Screen bounding box (pixels) of everything unlike the background, with the grid off. */
+/** Screen bounding box (pixels) of the model. */
 export async function silhouette(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
-  await page.evaluate(() => window.skinlab.set({ grid: 0 }));
-  const png = PNG.sync.read(await page.locator('#view').screenshot());
-  await page.evaluate(() => window.skinlab.set({ grid: 1 }));
+  const png = await gridlessShot(page);
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (let y = 0; y < png.height; y++) {
     for (let x = 0; x < png.width; x++) {
-      const i = (y * png.width + x) * 4;
-      const d = Math.abs(png.data[i]! - BACKGROUND[0]!) + Math.abs(png.data[i + 1]! - BACKGROUND[1]!) + Math.abs(png.data[i + 2]! - BACKGROUND[2]!);
-      if (d > 30) {
-        x0 = Math.min(x0, x);
-        x1 = Math.max(x1, x);
-        y0 = Math.min(y0, y);
-        y1 = Math.max(y1, y);
-      }
+      if (!isModel(png.data, (y * png.width + x) * 4)) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
     }
   }
   return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };

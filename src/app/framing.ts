@@ -1,10 +1,11 @@
 import { AnimPlayer } from '../anim/player.ts';
+import { computeBounds } from '../anim/bounds.ts';
 import { PosedBounds } from '../anim/posed-bounds.ts';
 import type { Scene } from '../model/types.ts';
 
 /**
  * Where the camera should look: the union of the CPU-skinned mesh bounds over every clip (sampled at
- * SAMPLES_PER_CLIP times) and the rest pose, in model space. Load time only (allocates).
+ * SAMPLES_PER_CLIP times), the rest pose and the bind pose, in model space. Load time only (allocates).
  */
 export interface Framing {
   readonly min: [number, number, number];
@@ -42,6 +43,16 @@ export function animatedFraming(scene: Scene): Framing {
       grow();
     }
   });
+  // And the bind pose (the stored vertices): a character bound in a T- or A-pose is then framed
+  // symmetrically whatever its clips do.
+  for (const m of scene.meshes) {
+    if (m.vertexCount === 0) continue;
+    computeBounds(m.positions, poseMin, poseMax);
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, poseMin[k]!);
+      max[k] = Math.max(max[k]!, poseMax[k]!);
+    }
+  }
   if (!Number.isFinite(min[0]) || !Number.isFinite(max[0])) {
     min.fill(-1);
     max.fill(1);

@@ -7,7 +7,7 @@ import type { DeviceCaps, Technique, TechniqueId, TechniqueMesh } from '../techn
 /**
  * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
  * state (built the first time a technique is used, kept so switching back is instant), the skeleton
- * overlay's line buffer and the floor grid sized to the model. dispose() releases all of it.
+ * overlay's line buffer, and the floor grid and contact shadow sized to the model. dispose() releases all of it.
  */
 export class ModelGpu {
   readonly meshes: MeshBuffers[];

@@ -16,6 +16,7 @@ export interface RenderOptions {
   view: ViewId;
   /** Bone overlay on top of any view. */
   skeleton: boolean;
+  /** The floor: grid and contact shadow. */
   grid: boolean;
 }
 
@@ -27,7 +28,7 @@ export interface FrameFigures {
 }
 
 /**
- * Draws one model per frame: floor grid, skinned meshes with the chosen technique and view, and the
+ * Draws one model per frame: the floor (grid, contact shadow), skinned meshes with the chosen technique and view, and the
  * skeleton overlay. Owns the context-wide resources (program cache, white texture). Per-frame work
  * reuses module scratch and uniform objects: no allocation in render().
  */
@@ -141,24 +142,23 @@ export class Renderer {
     const tmeshes = model.techniqueMeshesFor(technique, this.caps);
     for (let i = 0; i < tmeshes.length; i++) out.uploadBytes += tmeshes[i]!.update(player);
 
-    // Floor: grid, then the contact shadow darkening it (blended, depth not written), before the model.
-    gl.useProgram(this.lines.program);
-    this.linesFrame.apply();
-    this.lineUniforms.u_round = 0;
-    this.linesStyle.apply();
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
-    gl.depthMask(false);
+    // Floor (grid, then the contact shadow darkening it), blended, depth not written, before the model.
     if (opts.grid) {
+      gl.useProgram(this.lines.program);
+      this.linesFrame.apply();
+      this.lineUniforms.u_round = 0;
+      this.linesStyle.apply();
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      gl.depthMask(false);
       gl.bindVertexArray(model.gridVao);
       gl.drawArrays(gl.LINES, 0, model.gridVertexCount);
-      out.drawCalls++;
+      gl.bindVertexArray(model.shadowVao);
+      gl.drawArrays(gl.TRIANGLE_FAN, 0, model.shadowVertexCount);
+      out.drawCalls += 2;
+      gl.depthMask(true);
+      gl.disable(gl.BLEND);
     }
-    gl.bindVertexArray(model.shadowVao);
-    gl.drawArrays(gl.TRIANGLE_FAN, 0, model.shadowVertexCount);
-    out.drawCalls++;
-    gl.depthMask(true);
-    gl.disable(gl.BLEND);
 
     // Surfaces.
     const ghost = opts.view === 'skeleton';

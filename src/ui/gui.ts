@@ -82,7 +82,7 @@ export class Panel {
     render.add(p, 'skeleton').name('skeleton overlay  (K)').onChange((v: boolean) => {
       app.state.skeleton = v;
     });
-    render.add(p, 'grid').name('floor grid  (G)').onChange((v: boolean) => {
+    render.add(p, 'grid').name('floor  (G)').onChange((v: boolean) => {
       app.state.grid = v;
     });
     render.add(p, 'frame').name('Frame model  (F)');

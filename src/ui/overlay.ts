@@ -57,7 +57,7 @@ export class Overlay {
 <tr><td>[ ]</td><td>previous / next clip</td></tr>
 <tr><td>K</td><td>skeleton overlay</td></tr>
 <tr><td>W</td><td>wireframe view</td></tr>
-<tr><td>G</td><td>floor grid</td></tr>
+<tr><td>G</td><td>floor (grid and shadow)</td></tr>
 <tr><td>O</td><td>open a model file</td></tr>
 <tr><td>H</td><td>hide / show panels</td></tr>
 <tr><td>?</td><td>this help</td></tr>
