@@ -44,7 +44,11 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
   });
   const openPicker = (): void => picker.click();
 
-  // Orbit / pan / zoom.
+  // Orbit / pan / zoom. The state records the user's view, so a resize or a new frame keeps it.
+  const keepCamera = (): void => {
+    const cam = app.camera;
+    app.state.camera = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance / (app.current?.framing.radius ?? 1) };
+  };
   let dragging: { id: number; x: number; y: number; pan: boolean } | null = null;
   canvas.addEventListener('pointerdown', (e) => {
     canvas.setPointerCapture(e.pointerId);
@@ -63,7 +67,7 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       // Camera right = first row of the view rotation, up = second row.
       for (let k = 0; k < 3; k++) cam.target[k] = cam.target[k]! - dx * scale * v[k * 4]! + dy * scale * v[k * 4 + 1]!;
     } else cam.orbit(-dx * 0.4, dy * 0.4);
-    app.state.camera = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance / (app.current?.framing.radius ?? 1) };
+    keepCamera();
   });
   const end = (e: PointerEvent): void => {
     if (dragging?.id === e.pointerId) dragging = null;
@@ -76,8 +80,7 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
     (e) => {
       e.preventDefault();
       app.camera.zoom(Math.exp(e.deltaY * 0.0015));
-      const cam = app.camera;
-      app.state.camera = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance / (app.current?.framing.radius ?? 1) };
+      keepCamera();
     },
     { passive: false },
   );
