@@ -1,6 +1,8 @@
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
 import { parseM3d } from './m3d/parse-m3d.ts';
+import { readX } from './x/read-x.ts';
+import { xToScene } from './x/x-scene.ts';
 
 /**
  * The single entry point from bytes to a validated Scene, shared by the page, `inspect`, the tests and
@@ -12,7 +14,7 @@ import { parseM3d } from './m3d/parse-m3d.ts';
 export const MAX_MODEL_BYTES = 256 * 1024 * 1024;
 
 /** File extensions the page offers in its file picker. */
-export const MODEL_EXTENSIONS = ['.m3d'] as const;
+export const MODEL_EXTENSIONS = ['.x', '.m3d'] as const;
 
 export function loadModel(fileName: string, bytes: Uint8Array): Scene {
   if (bytes.length > MAX_MODEL_BYTES) {
@@ -23,12 +25,13 @@ export function loadModel(fileName: string, bytes: Uint8Array): Scene {
   if (magic === '3DMO' || magic === '3dmo') {
     throw new LoadError(`${fileName}: not a Luna .m3d: this is a binary "Model 3D" (3DMO) file, a different format that shares the extension`, -1, 0);
   }
-  if (magic === 'xof ') {
-    throw new LoadError(`${fileName}: DirectX .x files are not supported by this build yet; load a Luna .m3d file`, -1, 0);
-  }
-  const lower = fileName.toLowerCase();
+  if (magic === 'xof ') return xToScene(readX(bytes, fileName), fileName);
   if (/^\s*<(!doctype|html)/i.test(String.fromCharCode(...bytes.subarray(0, 64)))) {
     throw new LoadError(`${fileName}: this is an HTML page, not a model file`, 1);
+  }
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.x')) {
+    throw new LoadError(`${fileName}: not a DirectX .x file: it does not start with the 'xof ' header`, -1, 0);
   }
   const text = new TextDecoder('utf-8').decode(bytes);
   if (lower.endsWith('.m3d') || /^\s*\*+m3d-File-Header/.test(text.slice(0, 200))) return parseM3d(text, fileName);
