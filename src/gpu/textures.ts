@@ -1,44 +1,122 @@
+import { decodeTextureFile } from '../loaders/textures/decode.ts';
+import { decodeDxt, type BlockFormat } from '../loaders/textures/dxt.ts';
+import { DEFAULT_LIMITS, fullMipCount, type DecodeLimits, type MipLevel, type TextureImage } from '../loaders/textures/image.ts';
+
 /**
- * Material textures. Decoding uses the browser's image decoders (PNG, JPEG, BMP, GIF, WebP); other
- * formats are reported as unsupported and the material falls back to its colour. Uploaded with mipmaps,
- * no Y flip: D3D texture coordinates have their origin at the top-left, which is the first row uploaded.
+ * Material textures: fetch, decode, upload. PNG, JPEG, BMP, GIF and WebP go through the browser's
+ * decoders; DDS and TGA through src/loaders/textures. DXT data is uploaded compressed when the device
+ * has WEBGL_compressed_texture_s3tc and decoded to RGBA8 on the CPU otherwise.
+ *
+ * Orientation: no Y flip anywhere. D3D texture coordinates put v = 0 at the top of the image and every
+ * decoder delivers the top row first, so the first row uploaded is v = 0.
+ *
+ * Values are uploaded as stored (no colour-space conversion, no premultiplication): lit.frag treats
+ * them as sRGB-encoded colours.
  */
 
 /** Fetches a companion file by the name a model wrote; null when it does not exist. */
 export type CompanionSource = (name: string) => Promise<Uint8Array | null>;
 
-const BROWSER_DECODABLE = /\.(png|jpe?g|bmp|gif|webp)$/i;
+/** A file ready to upload, or the reason it cannot be used. */
+type Prepared =
+  | { readonly ok: true; readonly image: TextureImage }
+  | { readonly ok: true; readonly bitmap: ImageBitmap }
+  | { readonly ok: false; readonly reason: string };
 
-export interface DecodedTexture {
-  readonly name: string;
-  readonly image: ImageBitmap;
-}
-
-/** Loads and decodes one texture. Returns the image, or a warning saying why the colour is used instead. */
-export async function decodeTexture(name: string, source: CompanionSource): Promise<DecodedTexture | string> {
-  // Formats this build cannot decode are not even fetched.
-  if (!BROWSER_DECODABLE.test(name)) {
-    const dot = name.lastIndexOf('.');
-    const ext = dot >= 0 ? name.slice(dot) : 'extension-less';
-    return `texture '${name}': ${ext} images are not decoded by this build; using the material colour`;
-  }
-  const bytes = await source(name).catch(() => null);
-  if (!bytes) return `texture '${name}' was not found next to the model; using the material colour`;
+/**
+ * Loads the diffuse map of every material. Returns one entry per material: null for a material without
+ * a map (the renderer then uses its white texture), otherwise a texture: the image, or an 8x8 checker
+ * when the file is missing or cannot be decoded (a warning naming the file and the reason is appended to
+ * `warnings`, once per file). Never throws for a texture problem; throws an AbortError when `signal` is
+ * aborted, having created no texture.
+ *
+ * Ownership: every non-null entry is a distinct texture the caller owns and deletes exactly once
+ * (materials naming the same file share the fetch and the decode, not the GL object).
+ */
+export async function loadMaterialTextures(
+  gl: WebGL2RenderingContext,
+  materials: readonly { readonly diffuseMap: string | null }[],
+  companions: CompanionSource,
+  warnings: string[],
+  signal?: AbortSignal,
+): Promise<(WebGLTexture | null)[]> {
+  const maxSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+  const limits: DecodeLimits = { ...DEFAULT_LIMITS, maxDimension: Math.min(DEFAULT_LIMITS.maxDimension, maxSize || DEFAULT_LIMITS.maxDimension) };
+  const names = [...new Set(materials.map((m) => m.diffuseMap?.trim()).filter((n): n is string => !!n))];
+  const prepared = new Map<string, Prepared>();
+  await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits))));
   try {
-    const image = await createImageBitmap(new Blob([bytes as BlobPart]), { imageOrientation: 'none', premultiplyAlpha: 'none' });
-    return { name, image };
-  } catch {
-    return `texture '${name}' could not be decoded; using the material colour`;
+    if (signal?.aborted) throw new DOMException('loading cancelled', 'AbortError');
+    const warn = (text: string): void => {
+      if (!warnings.includes(text)) warnings.push(text);
+    };
+    const s3tc = gl.getExtension('WEBGL_compressed_texture_s3tc');
+    for (const [name, p] of prepared) {
+      if (p.ok && 'image' in p) for (const n of p.image.notes) warn(`texture '${name}': ${n}`);
+    }
+    return materials.map((m) => {
+      const name = m.diffuseMap?.trim();
+      if (!name) return null;
+      const p = prepared.get(name)!;
+      try {
+        if (p.ok) return 'image' in p ? uploadTextureImage(gl, p.image, s3tc) : uploadBitmap(gl, p.bitmap);
+        warn(`texture '${name}' ${p.reason}; showing a checker`);
+      } catch (e) {
+        warn(`texture '${name}' could not be uploaded: ${(e as Error).message}; showing a checker`);
+      }
+      try {
+        return checkerTexture(gl);
+      } catch {
+        return null;
+      }
+    });
+  } finally {
+    for (const p of prepared.values()) if (p.ok && 'bitmap' in p) p.bitmap.close();
   }
 }
 
-export function uploadTexture(gl: WebGL2RenderingContext, image: TexImageSource): WebGLTexture {
+/** Fetches and decodes one file; every failure becomes a reason. */
+async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits): Promise<Prepared> {
+  const bytes = await companions(name).catch(() => null);
+  if (!bytes) return { ok: false, reason: 'was not found next to the model' };
+  let decoded;
+  try {
+    decoded = decodeTextureFile(bytes, name, limits);
+  } catch (e) {
+    return { ok: false, reason: `is unusable: ${(e as Error).message}` };
+  }
+  if (decoded.kind === 'image') return { ok: true, image: decoded.image };
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(new Blob([bytes as BlobPart], { type: decoded.mime }), {
+      imageOrientation: 'none',
+      premultiplyAlpha: 'none',
+      colorSpaceConversion: 'none',
+    });
+  } catch {
+    return { ok: false, reason: `is unusable: corrupt ${decoded.type.toUpperCase()}: the browser could not decode it` };
+  }
+  if (bitmap.width > limits.maxDimension || bitmap.height > limits.maxDimension) {
+    bitmap.close();
+    return { ok: false, reason: `is unusable: ${bitmap.width}x${bitmap.height} is larger than this device's ${limits.maxDimension} pixel limit` };
+  }
+  return { ok: true, bitmap };
+}
+
+/** A new texture object bound to TEXTURE_2D, with the unpack state every upload here assumes. */
+function beginTexture(gl: WebGL2RenderingContext): WebGLTexture {
   const tex = gl.createTexture();
-  if (!tex) throw new Error('createTexture failed');
+  if (!tex) throw new Error('createTexture failed (context lost?)');
   gl.bindTexture(gl.TEXTURE_2D, tex);
   gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
-  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
-  gl.generateMipmap(gl.TEXTURE_2D);
+  gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+  gl.pixelStorei(gl.UNPACK_COLORSPACE_CONVERSION_WEBGL, gl.NONE);
+  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+  return tex;
+}
+
+/** Trilinear, repeating sampling; unbinds. */
+function finishTexture(gl: WebGL2RenderingContext, tex: WebGLTexture): WebGLTexture {
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT);
@@ -47,12 +125,86 @@ export function uploadTexture(gl: WebGL2RenderingContext, image: TexImageSource)
   return tex;
 }
 
-/** A 1x1 texture of one RGBA colour (the "no texture" white). */
+/** Uploads a browser-decoded image as level 0 and generates the mip chain. The caller owns the texture. */
+export function uploadBitmap(gl: WebGL2RenderingContext, image: TexImageSource): WebGLTexture {
+  const tex = beginTexture(gl);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+  gl.generateMipmap(gl.TEXTURE_2D);
+  return finishTexture(gl, tex);
+}
+
+/** Which path uploadTextureImage takes for DXT data on a device with (non-null) or without the extension. */
+export function dxtUploadPath(image: TextureImage, s3tc: WEBGL_compressed_texture_s3tc | null): 'compressed' | 'cpu' | 'none' {
+  if (image.format === 'rgba8') return 'none';
+  // WEBGL_compressed_texture_s3tc (as first published) accepts level sizes that are multiples of 4, or
+  // below 4 for levels after the first; other chains (12x12 -> 6x6 -> 3x3) are decoded on the CPU.
+  const blockable = (n: number, i: number): boolean => n % 4 === 0 || (i > 0 && n < 4);
+  const fits = image.levels.every((l, i) => blockable(l.width, i) && blockable(l.height, i));
+  return s3tc && fits ? 'compressed' : 'cpu';
+}
+
+/**
+ * Uploads a decoded DDS/TGA image. The caller owns the texture.
+ * - DXT with the extension: each level the file has via compressedTexImage2D (levels below 4x4 still
+ *   hold one whole block); TEXTURE_MAX_LEVEL is the last level present, since compressed levels cannot
+ *   be generated.
+ * - DXT without it: every level decoded to RGBA8 on the CPU, then as RGBA8.
+ * - RGBA8: all levels when the chain is complete, else level 0 and a generated chain.
+ */
+export function uploadTextureImage(gl: WebGL2RenderingContext, image: TextureImage, s3tc: WEBGL_compressed_texture_s3tc | null): WebGLTexture {
+  const path = dxtUploadPath(image, s3tc);
+  if (path === 'cpu') {
+    const format = image.format as BlockFormat;
+    const levels = image.levels.map((l) => ({ width: l.width, height: l.height, data: decodeDxt(format, l.width, l.height, l.data) }));
+    return uploadRgba(gl, image.width, image.height, levels);
+  }
+  if (path === 'none') return uploadRgba(gl, image.width, image.height, image.levels);
+  const internal = {
+    dxt1: s3tc!.COMPRESSED_RGBA_S3TC_DXT1_EXT,
+    dxt3: s3tc!.COMPRESSED_RGBA_S3TC_DXT3_EXT,
+    dxt5: s3tc!.COMPRESSED_RGBA_S3TC_DXT5_EXT,
+  }[image.format as BlockFormat];
+  const tex = beginTexture(gl);
+  image.levels.forEach((l, i) => gl.compressedTexImage2D(gl.TEXTURE_2D, i, internal, l.width, l.height, 0, l.data));
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, image.levels.length - 1);
+  return finishTexture(gl, tex);
+}
+
+function uploadRgba(gl: WebGL2RenderingContext, width: number, height: number, levels: readonly MipLevel[]): WebGLTexture {
+  const tex = beginTexture(gl);
+  const complete = levels.length === fullMipCount(width, height);
+  for (const [i, l] of (complete ? levels : levels.slice(0, 1)).entries()) {
+    gl.texImage2D(gl.TEXTURE_2D, i, gl.RGBA8, l.width, l.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, l.data);
+  }
+  if (!complete) gl.generateMipmap(gl.TEXTURE_2D);
+  return finishTexture(gl, tex);
+}
+
+/** Checker colours: magenta and dark grey, unlike any real material. */
+const CHECKER_A = [255, 0, 255, 255];
+const CHECKER_B = [48, 48, 48, 255];
+
+/**
+ * A new 8x8 magenta / dark-grey checker (one cell per texel, nearest filtering, repeating): the visible
+ * stand-in for a missing or unusable texture. The caller owns it.
+ */
+export function checkerTexture(gl: WebGL2RenderingContext): WebGLTexture {
+  const pixels = new Uint8Array(8 * 8 * 4);
+  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) pixels.set((x + y) & 1 ? CHECKER_B : CHECKER_A, (y * 8 + x) * 4);
+  const tex = beginTexture(gl);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 8, 8, 0, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.REPEAT);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+  return tex;
+}
+
+/** A 1x1 texture of one RGBA colour (the "no texture" white). The caller owns it. */
 export function solidTexture(gl: WebGL2RenderingContext, rgba: [number, number, number, number]): WebGLTexture {
-  const tex = gl.createTexture();
-  if (!tex) throw new Error('createTexture failed');
-  gl.bindTexture(gl.TEXTURE_2D, tex);
-  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(rgba));
+  const tex = beginTexture(gl);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(rgba));
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
   gl.bindTexture(gl.TEXTURE_2D, null);

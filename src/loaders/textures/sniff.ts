@@ -1,0 +1,50 @@
+import { isDds } from './dds.ts';
+import { hasTgaFooter, looksLikeTga } from './tga.ts';
+
+/**
+ * Which decoder a texture file needs. Content decides first (magic numbers: real files are often
+ * misnamed, e.g. a JPEG saved as .dds); the extension decides only for content without a magic number.
+ * TGA has none: it is recognised by its footer, by a .tga name, or, for other names, by a plausible header.
+ */
+export type ImageKind = 'dds' | 'tga' | 'png' | 'jpeg' | 'bmp' | 'gif' | 'webp';
+
+const EXTENSIONS: Record<string, ImageKind> = {
+  dds: 'dds',
+  tga: 'tga',
+  png: 'png',
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  jpe: 'jpeg',
+  bmp: 'bmp',
+  dib: 'bmp',
+  gif: 'gif',
+  webp: 'webp',
+};
+
+function startsWith(bytes: Uint8Array, at: number, ascii: string): boolean {
+  if (bytes.length < at + ascii.length) return false;
+  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The kind named by the file name's extension, or null. */
+export function kindFromName(name: string): ImageKind | null {
+  const m = /\.([a-z0-9]+)\s*$/i.exec(name);
+  return m ? (EXTENSIONS[m[1]!.toLowerCase()] ?? null) : null;
+}
+
+/** The decoder for `bytes` (content first, then `name`'s extension), or null when nothing fits. */
+export function sniffImage(bytes: Uint8Array, name: string): ImageKind | null {
+  if (isDds(bytes)) return 'dds';
+  if (startsWith(bytes, 0, '\x89PNG\r\n\x1a\n')) return 'png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (startsWith(bytes, 0, 'GIF87a') || startsWith(bytes, 0, 'GIF89a')) return 'gif';
+  if (startsWith(bytes, 0, 'RIFF') && startsWith(bytes, 8, 'WEBP')) return 'webp';
+  // 'BM' cannot start a TGA: its second byte (colour-map type) would be 77.
+  if (startsWith(bytes, 0, 'BM')) return 'bmp';
+  if (hasTgaFooter(bytes)) return 'tga';
+  const byName = kindFromName(name);
+  if (byName === 'tga') return 'tga';
+  if (looksLikeTga(bytes)) return 'tga';
+  return byName;
+}
