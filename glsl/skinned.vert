@@ -1,9 +1,12 @@
-// Skinned mesh vertex stage: bind-space attributes -> palette blend -> world -> clip.
+// Skinned mesh vertex stage: bind-space attributes -> skin (skin_pars) -> world -> clip.
+// NO_SKIN: the attributes are already skinned (software technique: model space, CPU-written).
 precision highp float;
 precision highp int;
 
 #include <camera_pars>
+#if !defined(NO_SKIN)
 #include <skin_pars>
+#endif
 
 in vec3 a_position;
 in vec3 a_normal;
@@ -18,10 +21,9 @@ void main() {
   vec3 position = a_position;
   vec3 normal = a_normal;
 #else
-  mat4 skin = skinMatrix();
-  vec3 position = (skin * vec4(a_position, 1.0)).xyz;
-  // Palette matrices carry no non-uniform scale (seed 001 §23.3), so the 3x3 part transforms normals.
-  vec3 normal = mat3(skin) * a_normal;
+  vec3 position;
+  vec3 normal;
+  skinVertex(a_position, a_normal, position, normal);
 #endif
   vec4 world = u_world * vec4(position, 1.0);
   v_worldPos = world.xyz;

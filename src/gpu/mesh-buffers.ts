@@ -12,6 +12,9 @@ export class MeshBuffers {
   readonly triangleCount: number;
   readonly edgeCount: number;
   readonly vertexBytes: number;
+  /** Triangle indices (UNSIGNED_INT) and edge pairs (UNSIGNED_INT), for techniques that build their own vertex arrays. */
+  readonly indexBuffer: WebGLBuffer;
+  readonly edgeBuffer: WebGLBuffer;
   private readonly buffers: WebGLBuffer[] = [];
   private edgeVao: WebGLVertexArrayObject | null;
 
@@ -29,7 +32,7 @@ export class MeshBuffers {
     else gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
     this.integerAttribute(ATTRIB.a_joints, mesh.joints, 4);
     this.attribute(ATTRIB.a_weights, mesh.weights, 4);
-    this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, mesh.indices);
+    this.indexBuffer = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, mesh.indices);
     gl.bindVertexArray(null);
     this.triangleCount = mesh.indices.length / 3;
 
@@ -40,7 +43,7 @@ export class MeshBuffers {
     this.edgeVao = edgeVao;
     gl.bindVertexArray(edgeVao);
     this.rebindAttributes();
-    this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, edges);
+    this.edgeBuffer = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, edges);
     gl.bindVertexArray(null);
     this.vertexBytes = mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength;
   }
@@ -75,6 +78,18 @@ export class MeshBuffers {
     gl.enableVertexAttribArray(loc);
     gl.vertexAttribIPointer(loc, size, gl.UNSIGNED_SHORT, 0, 0);
     this.attribs.push({ loc, buffer: b, size, integer: true });
+  }
+
+  /** Points attribute `loc` of the bound vertex array at this mesh's buffer for it; false when the mesh has none. */
+  bindAttribute(loc: number): boolean {
+    const gl = this.gl;
+    const a = this.attribs.find((x) => x.loc === loc);
+    if (!a) return false;
+    gl.bindBuffer(gl.ARRAY_BUFFER, a.buffer);
+    gl.enableVertexAttribArray(a.loc);
+    if (a.integer) gl.vertexAttribIPointer(a.loc, a.size, gl.UNSIGNED_SHORT, 0, 0);
+    else gl.vertexAttribPointer(a.loc, a.size, gl.FLOAT, false, 0, 0);
+    return true;
   }
 
   private rebindAttributes(): void {

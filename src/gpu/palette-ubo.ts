@@ -1,10 +1,13 @@
 /**
- * The skin palette as a std140 uniform block `Palette { mat4 u_palette[PALETTE_SIZE]; }`.
- * `data` is the block's own Float32Array: the animation writes column-major mat4s straight into it
- * (16 floats per slot, std140 needs no padding for mat4 arrays) and `upload(slots)` sends only the
- * written range, once per frame. One block per mesh, bound to UNIFORM_BINDING at draw time.
+ * A skin palette in a std140 uniform block bound at PALETTE_BINDING, e.g.
+ * `Palette { mat4 u_palette[PALETTE_SIZE]; }` (16 floats per slot) or `Palette { vec4 u_dualQuat[2 * PALETTE_SIZE]; }`
+ * (8 floats per slot). `data` is the block's own Float32Array: the animation writes each slot straight into
+ * it (std140 arrays of mat4 / vec4 have no padding) and `upload(slots)` sends only the written range, once
+ * per frame. One block per mesh, bound at draw time. Unwritten slots hold the identity (`identity`).
  */
 export const PALETTE_BINDING = 0;
+
+const MAT4_IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 export class PaletteUbo {
   readonly data: Float32Array;
@@ -14,13 +17,13 @@ export class PaletteUbo {
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
-    /** Declared array length in the shader (PALETTE_SIZE); slots beyond the mesh's stay identity. */
+    /** Declared slot count in the shader (PALETTE_SIZE). */
     readonly capacity: number,
+    readonly floatsPerSlot = 16,
+    identity: readonly number[] = MAT4_IDENTITY,
   ) {
-    this.data = new Float32Array(capacity * 16);
-    for (let i = 0; i < capacity; i++) {
-      this.data[i * 16] = this.data[i * 16 + 5] = this.data[i * 16 + 10] = this.data[i * 16 + 15] = 1;
-    }
+    this.data = new Float32Array(capacity * floatsPerSlot);
+    for (let i = 0; i < capacity; i++) this.data.set(identity, i * floatsPerSlot);
     this.buffer = gl.createBuffer();
     gl.bindBuffer(gl.UNIFORM_BUFFER, this.buffer);
     gl.bufferData(gl.UNIFORM_BUFFER, this.data, gl.DYNAMIC_DRAW);
@@ -31,9 +34,9 @@ export class PaletteUbo {
   upload(slots: number): void {
     const gl = this.gl;
     gl.bindBuffer(gl.UNIFORM_BUFFER, this.buffer);
-    gl.bufferSubData(gl.UNIFORM_BUFFER, 0, this.data, 0, slots * 16);
+    gl.bufferSubData(gl.UNIFORM_BUFFER, 0, this.data, 0, slots * this.floatsPerSlot);
     gl.bindBuffer(gl.UNIFORM_BUFFER, null);
-    this.lastUploadBytes = slots * 64;
+    this.lastUploadBytes = slots * this.floatsPerSlot * 4;
   }
 
   bind(): void {

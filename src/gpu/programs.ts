@@ -5,6 +5,7 @@ import flatFrag from '../../glsl/flat.frag';
 import linesVert from '../../glsl/lines.vert';
 import linesFrag from '../../glsl/lines.frag';
 import { PALETTE_BINDING } from './palette-ubo.ts';
+import { PALETTE_TEXTURE_UNIT } from './palette-texture.ts';
 
 /**
  * Compiled program variants, keyed by (vertex source, fragment source, sorted defines)
@@ -56,14 +57,19 @@ export class ProgramCache {
 
   constructor(private readonly gl: WebGL2RenderingContext) {}
 
-  get(vert: SourceName, frag: SourceName, defines: Defines = {}): twgl.ProgramInfo {
-    const key = `${vert}|${frag}|${defineKey(defines)}`;
+  /**
+   * `feedback` lists vertex outputs to capture with transform feedback (separate buffers, in order);
+   * the program is then a different cache entry.
+   */
+  get(vert: SourceName, frag: SourceName, defines: Defines = {}, feedback: readonly string[] = []): twgl.ProgramInfo {
+    const key = `${vert}|${frag}|${defineKey(defines)}|${feedback.join(',')}`;
     const cached = this.programs.get(key);
     if (cached) return cached;
     const head = header(defines);
     let message = '';
     const info = twgl.createProgramInfo(this.gl, [head + SOURCES[vert], head + SOURCES[frag]], {
       attribLocations: ATTRIB as unknown as Record<string, number>,
+      ...(feedback.length > 0 ? { transformFeedbackVaryings: [...feedback], transformFeedbackMode: this.gl.SEPARATE_ATTRIBS } : {}),
       errorCallback: (msg: string) => {
         message += `${msg}\n`;
       },
@@ -72,6 +78,13 @@ export class ProgramCache {
     const gl = this.gl;
     const block = gl.getUniformBlockIndex(info.program, 'Palette');
     if (block !== gl.INVALID_INDEX) gl.uniformBlockBinding(info.program, block, PALETTE_BINDING);
+    // The palette texture's sampler is set once here, never through twgl's setters (which hand out units from 0).
+    const paletteTex = gl.getUniformLocation(info.program, 'u_paletteTex');
+    if (paletteTex) {
+      gl.useProgram(info.program);
+      gl.uniform1i(paletteTex, PALETTE_TEXTURE_UNIT);
+      gl.useProgram(null);
+    }
     this.programs.set(key, info);
     return info;
   }

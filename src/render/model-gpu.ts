@@ -1,8 +1,8 @@
 import { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
-import { decodeTexture, uploadTexture, type CompanionSource } from '../gpu/textures.ts';
+import { loadMaterialTextures, type CompanionSource } from '../gpu/textures.ts';
 import type { Scene } from '../model/types.ts';
-import type { DeviceCaps, Technique, TechniqueId, TechniqueMesh } from '../techniques/technique.ts';
+import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
 
 /**
  * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
@@ -13,7 +13,8 @@ export class ModelGpu {
   readonly meshes: MeshBuffers[];
   /** Per material; null means "use the white texture". */
   readonly textures: (WebGLTexture | null)[];
-  private readonly techniqueMeshes = new Map<TechniqueId, TechniqueMesh[]>();
+  /** Keyed by Technique.meshKey(options): a partitioned technique keeps one state per influence count / palette. */
+  private readonly techniqueMeshes = new Map<string, TechniqueMesh[]>();
 
   /** Skeleton overlay: 2 vertices per node (node, parent), 7 floats each (xyz rgba); rewritten per frame. */
   readonly boneLines: Float32Array;
@@ -61,29 +62,18 @@ export class ModelGpu {
     framing: { floorY: number; radius: number; centre: ArrayLike<number>; min: ArrayLike<number>; max: ArrayLike<number> },
     warnings: string[],
   ): Promise<ModelGpu> {
-    const decoded = await Promise.all(
-      scene.materials.map((m) => (m.diffuseMap ? decodeTexture(m.diffuseMap, companions) : Promise.resolve(null))),
-    );
-    const textures = decoded.map((d) => {
-      if (d === null) return null;
-      if (typeof d === 'string') {
-        if (!warnings.includes(d)) warnings.push(d);
-        return null;
-      }
-      const tex = uploadTexture(gl, d.image);
-      d.image.close();
-      return tex;
-    });
+    const textures = await loadMaterialTextures(gl, scene.materials, companions, warnings);
     const footprint = Math.max(framing.max[0]! - framing.min[0]!, framing.max[2]! - framing.min[2]!) / 2;
     return new ModelGpu(gl, scene, textures, framing.floorY, framing.radius, framing.centre, footprint * 0.9);
   }
 
-  /** The technique's per-mesh state, built on first use. */
-  techniqueMeshesFor(technique: Technique, caps: DeviceCaps): TechniqueMesh[] {
-    let list = this.techniqueMeshes.get(technique.id);
+  /** The technique's per-mesh state for these options, built on first use and kept (switching back is instant). */
+  techniqueMeshesFor(technique: Technique, caps: DeviceCaps, options: TechniqueOptions): TechniqueMesh[] {
+    const key = technique.meshKey(options);
+    let list = this.techniqueMeshes.get(key);
     if (!list) {
-      list = this.meshes.map((b) => technique.createMesh(this.gl, b, this.scene, caps));
-      this.techniqueMeshes.set(technique.id, list);
+      list = this.meshes.map((b) => technique.createMesh(this.gl, b, this.scene, caps, options));
+      this.techniqueMeshes.set(key, list);
     }
     return list;
   }

@@ -4,7 +4,7 @@ import type { AnimPlayer } from '../anim/player.ts';
 import { ProgramCache } from '../gpu/programs.ts';
 import { solidTexture } from '../gpu/textures.ts';
 import { UniformBinding } from '../gpu/uniforms.ts';
-import type { DeviceCaps, Technique } from '../techniques/technique.ts';
+import type { DeviceCaps, Technique, TechniqueMesh } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { ViewId } from './views.ts';
@@ -13,6 +13,8 @@ import type { ViewId } from './views.ts';
 export interface RenderOptions {
   technique: Technique;
   influences: number;
+  /** Palette size for ff-indexed (clamped by the technique to what the scene and device allow). */
+  palette: number;
   view: ViewId;
   /** Bone overlay on top of any view. */
   skeleton: boolean;
@@ -20,11 +22,44 @@ export interface RenderOptions {
   grid: boolean;
 }
 
-/** Figures of the last frame; written in place by render(). */
+/** Figures of the last frame; written in place by render() (the live cost panel reads them). */
 export interface FrameFigures {
   drawCalls: number;
-  /** Palette bytes uploaded this frame. */
+  /** Draws of skinned meshes (the technique's share of drawCalls). */
+  meshDrawCalls: number;
+  /** Bytes uploaded this frame for skinning: palettes (once or per draw) or CPU-skinned vertices. */
   uploadBytes: number;
+  /** CPU time of the technique's per-frame work (palette build, CPU skinning, uploads), µs. */
+  skinUs: number;
+  /** Load-time costs of the technique's mesh state, summed over meshes. */
+  groups: number;
+  duplicatedVertices: number;
+  vertexBytes: number;
+  approximatedTriangles: number;
+  /** Largest scale the technique had to drop this frame (dual-quat), else 0. */
+  unrepresentableScale: number;
+}
+
+export function emptyFigures(): FrameFigures {
+  return {
+    drawCalls: 0,
+    meshDrawCalls: 0,
+    uploadBytes: 0,
+    skinUs: 0,
+    groups: 0,
+    duplicatedVertices: 0,
+    vertexBytes: 0,
+    approximatedTriangles: 0,
+    unrepresentableScale: 0,
+  };
+}
+
+/** Transform-feedback readback of one mesh: skinned model-space positions per technique vertex. */
+export interface SkinReadback {
+  readonly positions: Float32Array;
+  /** Technique vertex v is a copy of mesh vertex sourceVertex[v]. */
+  readonly sourceVertex: Uint32Array;
+  readonly approximated: Uint8Array | null;
 }
 
 /**
@@ -56,6 +91,8 @@ export class Renderer {
   };
   private readonly flatUniforms = { u_colour: new Float32Array([0.55, 0.85, 1.0, 0.55]) };
   private readonly lineUniforms = { u_pointSize: 6, u_round: 0 };
+  /** Technique options of the frame being drawn (reused object). */
+  private readonly techniqueOptions = { influences: 4, palette: 12 };
 
   constructor(readonly gl: WebGL2RenderingContext) {
     this.programs = new ProgramCache(gl);
@@ -77,42 +114,61 @@ export class Renderer {
   private readonly linesStyle: UniformBinding<Renderer['lineUniforms']>;
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */
-  warm(model: ModelGpu, technique: Technique, influences: number): void {
-    this.variant(model, technique, influences);
+  warm(model: ModelGpu, technique: Technique, influences: number, palette: number): void {
+    this.variant(model, technique, influences, palette);
   }
 
-  // The programs of the last (model, technique, influences) and their uniform bindings; re-resolved only
-  // when one of the three changes.
+  // The programs of the last (model, technique, influences, palette) and their uniform bindings; re-resolved
+  // only when one of them changes.
   private current: {
     model: ModelGpu | null;
     technique: Technique | null;
     influences: number;
+    palette: number;
     lit: twgl.ProgramInfo;
     flat: twgl.ProgramInfo;
     litFrame: UniformBinding<Renderer['frameUniforms']>;
     litMaterial: UniformBinding<Renderer['materialUniforms']>;
     flatFrame: UniformBinding<Renderer['frameUniforms']>;
     flatColour: UniformBinding<Renderer['flatUniforms']>;
+    /** The technique's per-draw group uniform in each program (null when it has none). */
+    litGroup: WebGLUniformLocation | null;
+    flatGroup: WebGLUniformLocation | null;
   } | null = null;
 
-  private variant(model: ModelGpu, technique: Technique, influences: number): NonNullable<Renderer['current']> {
+  private variant(model: ModelGpu, technique: Technique, influences: number, palette: number): NonNullable<Renderer['current']> {
     const c = this.current;
-    if (c && c.model === model && c.technique === technique && c.influences === influences) return c;
-    const defines = technique.defines(model.scene, this.caps, influences);
+    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette) return c;
+    const o = this.techniqueOptions;
+    o.influences = influences;
+    o.palette = palette;
+    const defines = technique.defines(model.scene, this.caps, o);
     const lit = this.programs.get('skinned.vert', 'lit.frag', defines);
     const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
+    const group = technique.groupUniform;
     this.current = {
       model,
       technique,
       influences,
+      palette,
       lit,
       flat,
       litFrame: new UniformBinding(lit, this.frameUniforms),
       litMaterial: new UniformBinding(lit, this.materialUniforms),
       flatFrame: new UniformBinding(flat, this.frameUniforms),
       flatColour: new UniformBinding(flat, this.flatUniforms),
+      litGroup: group ? this.gl.getUniformLocation(lit.program, group) : null,
+      flatGroup: group ? this.gl.getUniformLocation(flat.program, group) : null,
     };
     return this.current;
+  }
+
+  /** The technique's mesh state for the model under these options (built on first use). */
+  techniqueMeshes(model: ModelGpu, technique: Technique, influences: number, palette: number): TechniqueMesh[] {
+    const o = this.techniqueOptions;
+    o.influences = influences;
+    o.palette = palette;
+    return model.techniqueMeshesFor(technique, this.caps, o);
   }
 
   /** Clears to the background colour (also what is drawn while no model is loaded). */
@@ -126,7 +182,13 @@ export class Renderer {
   render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures): void {
     const gl = this.gl;
     out.drawCalls = 0;
+    out.meshDrawCalls = 0;
     out.uploadBytes = 0;
+    out.groups = 0;
+    out.duplicatedVertices = 0;
+    out.vertexBytes = 0;
+    out.approximatedTriangles = 0;
+    out.unrepresentableScale = 0;
     this.clear();
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
@@ -137,10 +199,20 @@ export class Renderer {
     fu.u_cameraPos = camera.position;
 
     const technique = opts.technique;
-    const v = this.variant(model, technique, opts.influences);
+    const v = this.variant(model, technique, opts.influences, opts.palette);
     const lit = v.lit;
-    const tmeshes = model.techniqueMeshesFor(technique, this.caps);
-    for (let i = 0; i < tmeshes.length; i++) out.uploadBytes += tmeshes[i]!.update(player);
+    const tmeshes = this.techniqueMeshes(model, technique, opts.influences, opts.palette);
+    const t0 = performance.now();
+    for (let i = 0; i < tmeshes.length; i++) {
+      const tm = tmeshes[i]!;
+      out.uploadBytes += tm.update(player);
+      out.groups += tm.cost.groups;
+      out.duplicatedVertices += tm.cost.duplicatedVertices;
+      out.vertexBytes += tm.cost.vertexBytes;
+      out.approximatedTriangles += tm.cost.approximatedTriangles;
+      if (tm.unrepresentableScale > out.unrepresentableScale) out.unrepresentableScale = tm.unrepresentableScale;
+    }
+    out.skinUs = (performance.now() - t0) * 1000;
 
     // Floor (grid, then the contact shadow darkening it), blended, depth not written, before the model.
     if (opts.grid) {
@@ -160,7 +232,7 @@ export class Renderer {
       gl.disable(gl.BLEND);
     }
 
-    // Surfaces.
+    // Surfaces: per mesh, the technique's draws; a group's matrices are loaded when the group changes.
     const ghost = opts.view === 'skeleton';
     if (ghost) {
       gl.enable(gl.BLEND);
@@ -172,27 +244,37 @@ export class Renderer {
     const mu = this.materialUniforms;
     mu.u_alpha = ghost ? 0.3 : 1;
     const scene = model.scene;
-    for (let i = 0; i < model.meshes.length; i++) {
-      const buffers = model.meshes[i]!;
-      tmeshes[i]!.bind();
-      gl.bindVertexArray(buffers.vao);
-      const subsets = buffers.mesh.subsets;
-      for (let s = 0; s < subsets.length; s++) {
-        const subset = subsets[s]!;
-        if (subset.count === 0) continue;
-        const mat = scene.materials[subset.material] ?? scene.materials[0]!;
-        mu.u_diffuse[0] = mat.diffuse[0];
-        mu.u_diffuse[1] = mat.diffuse[1];
-        mu.u_diffuse[2] = mat.diffuse[2];
-        mu.u_diffuse[3] = mat.diffuse[3];
-        mu.u_specular[0] = mat.specular[0];
-        mu.u_specular[1] = mat.specular[1];
-        mu.u_specular[2] = mat.specular[2];
-        mu.u_specPower = mat.specularPower;
-        mu.u_diffuseMap = model.textures[subset.material] ?? this.white;
-        v.litMaterial.apply();
-        gl.drawElements(gl.TRIANGLES, subset.count * 3, gl.UNSIGNED_INT, subset.start * 12);
+    for (let i = 0; i < tmeshes.length; i++) {
+      const tm = tmeshes[i]!;
+      tm.bind();
+      gl.bindVertexArray(tm.vao);
+      const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
+      const draws = tm.draws;
+      let group = -1;
+      let material = -1;
+      for (let d = 0; d < draws.length; d++) {
+        const draw = draws[d]!;
+        if (draw.group !== group) {
+          group = draw.group;
+          out.uploadBytes += tm.setGroup(group, v.litGroup);
+        }
+        if (draw.material !== material) {
+          material = draw.material;
+          const mat = scene.materials[material] ?? scene.materials[0]!;
+          mu.u_diffuse[0] = mat.diffuse[0];
+          mu.u_diffuse[1] = mat.diffuse[1];
+          mu.u_diffuse[2] = mat.diffuse[2];
+          mu.u_diffuse[3] = mat.diffuse[3];
+          mu.u_specular[0] = mat.specular[0];
+          mu.u_specular[1] = mat.specular[1];
+          mu.u_specular[2] = mat.specular[2];
+          mu.u_specPower = mat.specularPower;
+          mu.u_diffuseMap = model.textures[material] ?? this.white;
+          v.litMaterial.apply();
+        }
+        gl.drawElements(gl.TRIANGLES, draw.count, tm.indexType, draw.first * indexBytes);
         out.drawCalls++;
+        out.meshDrawCalls++;
       }
     }
     if (ghost) {
@@ -208,12 +290,18 @@ export class Renderer {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.enable(gl.POLYGON_OFFSET_FILL);
-      for (let i = 0; i < model.meshes.length; i++) {
-        const buffers = model.meshes[i]!;
-        tmeshes[i]!.bind();
-        gl.bindVertexArray(buffers.wireVao);
-        gl.drawElements(gl.LINES, buffers.edgeCount * 2, gl.UNSIGNED_INT, 0);
-        out.drawCalls++;
+      for (let i = 0; i < tmeshes.length; i++) {
+        const tm = tmeshes[i]!;
+        tm.bind();
+        gl.bindVertexArray(tm.wireVao);
+        const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
+        const draws = tm.wireDraws;
+        for (let d = 0; d < draws.length; d++) {
+          const draw = draws[d]!;
+          out.uploadBytes += tm.setGroup(draw.group, v.flatGroup);
+          gl.drawElements(gl.LINES, draw.count, tm.indexType, draw.first * indexBytes);
+          out.drawCalls++;
+        }
       }
       gl.disable(gl.POLYGON_OFFSET_FILL);
       gl.disable(gl.BLEND);
@@ -268,6 +356,57 @@ export class Renderer {
       out[o + 12] = 0.35;
       out[o + 13] = 1;
     }
+  }
+
+  /**
+   * Debug path for tests: skins every vertex of every mesh with `technique` on the GPU and captures the
+   * model-space positions (v_worldPos, u_world = identity) with transform feedback, one point per technique
+   * vertex, group by group. Allocates (buffers, arrays): not for the frame loop.
+   */
+  readbackSkin(model: ModelGpu, player: AnimPlayer, technique: Technique, influences: number, palette: number): SkinReadback[] {
+    const gl = this.gl;
+    const o = this.techniqueOptions;
+    o.influences = influences;
+    o.palette = palette;
+    const defines = technique.defines(model.scene, this.caps, o);
+    const program = this.programs.get('skinned.vert', 'flat.frag', defines, ['v_worldPos']);
+    const groupLoc = technique.groupUniform ? gl.getUniformLocation(program.program, technique.groupUniform) : null;
+    const tmeshes = this.techniqueMeshes(model, technique, influences, palette);
+    gl.useProgram(program.program);
+    new UniformBinding(program, this.frameUniforms).apply();
+    const tf = gl.createTransformFeedback();
+    const results: SkinReadback[] = [];
+    gl.enable(gl.RASTERIZER_DISCARD);
+    for (const tm of tmeshes) {
+      tm.update(player);
+      tm.bind();
+      const buffer = gl.createBuffer();
+      gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, buffer);
+      gl.bufferData(gl.TRANSFORM_FEEDBACK_BUFFER, tm.vertexCount * 12, gl.STATIC_READ);
+      gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
+      gl.bindVertexArray(tm.vao);
+      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tf);
+      gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+      gl.beginTransformFeedback(gl.POINTS);
+      for (const p of tm.points) {
+        tm.setGroup(p.group, groupLoc);
+        gl.drawArrays(gl.POINTS, p.first, p.count);
+      }
+      gl.endTransformFeedback();
+      gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
+      gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
+      gl.bindVertexArray(null);
+      const positions = new Float32Array(tm.vertexCount * 3);
+      gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, buffer);
+      gl.getBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, positions);
+      gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
+      gl.deleteBuffer(buffer);
+      results.push({ positions, sourceVertex: tm.sourceVertex, approximated: tm.approximated });
+    }
+    gl.disable(gl.RASTERIZER_DISCARD);
+    gl.deleteTransformFeedback(tf);
+    this.current = null;
+    return results;
   }
 
   dispose(): void {

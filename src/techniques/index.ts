@@ -1,8 +1,15 @@
+import { accumulated } from './accumulated.ts';
+import { dualQuat } from './dual-quat.ts';
+import { ffIndexed } from './ff-indexed.ts';
+import { ffNonIndexed } from './ff-nonindexed.ts';
+import { software } from './software.ts';
 import type { Technique, TechniqueId } from './technique.ts';
+import { texture } from './texture.ts';
+import { vsAsm } from './vs-asm.ts';
 import { vsHlsl } from './vs-hlsl.ts';
 
-/** The techniques this build can draw with, in menu order. */
-export const TECHNIQUES: readonly Technique[] = [vsHlsl];
+/** The techniques this build can draw with, in menu order (CONTRACT section 5). */
+export const TECHNIQUES: readonly Technique[] = [software, ffNonIndexed, ffIndexed, vsAsm, vsHlsl, accumulated, dualQuat, texture];
 
 export const DEFAULT_TECHNIQUE: TechniqueId = 'vs-hlsl';
 
@@ -10,4 +17,5 @@ export function findTechnique(id: string): Technique | undefined {
   return TECHNIQUES.find((t) => t.id === id);
 }
 
-export { TECHNIQUE_IDS, type Technique, type TechniqueId } from './technique.ts';
+export { DEFAULT_PALETTE, clampPalette, paletteRange } from './limits.ts';
+export { TECHNIQUE_IDS, type Technique, type TechniqueId, type TechniqueMesh, type TechniqueOptions } from './technique.ts';

@@ -7,6 +7,13 @@ import type { Scene } from '../model/types.ts';
  * A skinning technique: how the palette reaches the vertex shader and how a mesh is drawn.
  * Every technique draws from the same shader sources in glsl/ with its own define set, so a switch is a
  * program swap plus the per-mesh state the technique built at load (its partitioning, its buffers).
+ *
+ * Drawing contract (renderer): for each TechniqueMesh, once per frame `update(player)`; then per pass
+ * `bind()`, bind `vao` (triangles) or `wireVao` (edges), and for each DrawRange in order call
+ * `setGroup(range.group, location)` whenever the group changes — `location` is the program's uniform
+ * `Technique.groupUniform` (null when the technique has none) — then draw `count` indices of the VAO's
+ * element buffer (type `indexType`) from index `first`. `points` lists each group's vertex range for
+ * vertex-only passes (transform-feedback readback).
  */
 export type TechniqueId =
   | 'software'
@@ -36,12 +43,56 @@ export interface DeviceCaps {
   readonly maxTextureSize: number;
 }
 
+/** The user's choices a technique's mesh state and shader variant depend on. */
+export interface TechniqueOptions {
+  /** 1..4: influences kept per vertex (sorted, truncated, renormalised). */
+  readonly influences: number;
+  /** Palette size for the palette-splitting technique (`ff-indexed`); others ignore it. */
+  readonly palette: number;
+}
+
+export interface DrawRange {
+  readonly material: number;
+  /** Bone group whose matrices the draw needs (0 for techniques without groups). */
+  readonly group: number;
+  /** First index (triangles, edges) or first vertex (points). */
+  readonly first: number;
+  readonly count: number;
+}
+
+/** Load-time costs of a mesh's technique state (the live cost panel adds the per-frame ones). */
+export interface MeshCost {
+  readonly groups: number;
+  readonly duplicatedVertices: number;
+  /** Bytes of vertex attributes the technique draws from (its own buffers, or the shared ones it uses). */
+  readonly vertexBytes: number;
+  /** Triangles drawn with reduced influences because they need more bones than a group holds. */
+  readonly approximatedTriangles: number;
+}
+
 /** Per-mesh state of a technique. Owned by the model's GPU resources; disposed with them. */
 export interface TechniqueMesh {
-  /** Writes and uploads this frame's palette for the mesh; returns the bytes uploaded. No allocation. */
+  readonly vao: WebGLVertexArrayObject;
+  readonly wireVao: WebGLVertexArrayObject;
+  /** gl.UNSIGNED_INT or gl.UNSIGNED_SHORT. */
+  readonly indexType: number;
+  readonly draws: readonly DrawRange[];
+  readonly wireDraws: readonly DrawRange[];
+  readonly points: readonly DrawRange[];
+  /** Vertices in the technique's buffers; vertex v is a copy of mesh vertex sourceVertex[v]. */
+  readonly vertexCount: number;
+  readonly sourceVertex: Uint32Array;
+  /** 1 where the technique deliberately deviates from the reference at that vertex (see MeshCost). */
+  readonly approximated: Uint8Array | null;
+  readonly cost: MeshCost;
+  /** Per-frame CPU work (palette, CPU skinning) and shared uploads; returns bytes uploaded. No allocation. */
   update(player: AnimPlayer): number;
-  /** Binds what the draw needs (palette blocks, ...) before the subset draws. */
+  /** Binds what every draw of the mesh needs (palette block, palette texture). */
   bind(): void;
+  /** Loads group `group`'s matrices into the program's group uniform; returns bytes uploaded. */
+  setGroup(group: number, location: WebGLUniformLocation | null): number;
+  /** Largest scale the pose had that the technique cannot represent (dual-quat), else 0. */
+  readonly unrepresentableScale: number;
   dispose(): void;
 }
 
@@ -50,9 +101,13 @@ export interface Technique {
   readonly label: string;
   /** One line for the GUI: what it recreates. */
   readonly summary: string;
+  /** Uniform that setGroup() loads per draw, or null. */
+  readonly groupUniform: string | null;
   /** null when the technique can draw this scene on this device, else why not (shown greyed out). */
-  unsupportedReason(scene: Scene, caps: DeviceCaps): string | null;
+  unsupportedReason(scene: Scene, caps: DeviceCaps, options: TechniqueOptions): string | null;
   /** Shader variant of this technique for a scene: the define set of skinned.vert. */
-  defines(scene: Scene, caps: DeviceCaps, influences: number): Defines;
-  createMesh(gl: WebGL2RenderingContext, buffers: MeshBuffers, scene: Scene, caps: DeviceCaps): TechniqueMesh;
+  defines(scene: Scene, caps: DeviceCaps, options: TechniqueOptions): Defines;
+  /** Cache key of the mesh state: the options the state depends on (e.g. `influences` for partitioned meshes). */
+  meshKey(options: TechniqueOptions): string;
+  createMesh(gl: WebGL2RenderingContext, buffers: MeshBuffers, scene: Scene, caps: DeviceCaps, options: TechniqueOptions): TechniqueMesh;
 }

@@ -1,0 +1,196 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+
+/**
+ * Every skinning technique against the software reference: the rendered picture (mismatching pixels) and
+ * the skinned vertex positions read back with transform feedback (window.skinlab.skinCheck). Also: every
+ * `?technique=` id loads, a switch never reloads the model, rigid skinning (influences=1) folds, and the
+ * per-technique costs are measured and written to test-results/techniques/costs.json.
+ */
+
+const LINEAR = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'texture'];
+const ALL = [...LINEAR, 'dual-quat'];
+/** CONTRACT section 5 order, as info().techniques lists them. */
+const MENU = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'texture'];
+const OUT = 'test-results/techniques';
+mkdirSync(OUT, { recursive: true });
+
+interface Model {
+  id: string;
+  times: number[];
+}
+const MODELS: Model[] = [
+  { id: 'default', times: [0.2, 0.6, 1.0] },
+  { id: 'tiny', times: [0.5, 1.5, 3.0] },
+];
+
+/** Opens a model; false (test skipped) when this build cannot load it yet. */
+async function openModel(page: Page, model: string, query: string): Promise<boolean> {
+  await page.goto(`./?model=${model}&${query}`);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.documentElement.dataset.state ?? ''), null, { timeout: 60_000 });
+  const state = await page.evaluate(() => document.documentElement.dataset.state);
+  if (state === 'ready') return true;
+  test.skip(true, `model=${model} does not load in this build: ${await page.locator('#error').textContent()}`);
+  return false;
+}
+
+async function shot(page: Page, name: string): Promise<Buffer> {
+  const png = await page.locator('#view').screenshot();
+  writeFileSync(`${OUT}/${name}.png`, png);
+  return png;
+}
+
+for (const model of MODELS) {
+  test.describe(`model=${model.id}`, () => {
+    test('every technique renders like software at three times (≤ 0.5 % mismatching pixels)', async ({ page }) => {
+      const con = watchConsole(page);
+      if (!(await openModel(page, model.id, `gui=0&t=${model.times[0]}&technique=software`))) return;
+      const rows: string[] = [];
+      for (const t of model.times) {
+        await page.evaluate((t) => window.skinlab.set({ technique: 'software', t }), t);
+        const reference = await shot(page, `${model.id}-software-t${t}`);
+        for (const id of ALL.slice(1)) {
+          await page.evaluate(([id, t]) => window.skinlab.set({ technique: id as string, t: t as number }), [id, t] as const);
+          const info = await page.evaluate(() => window.skinlab.info());
+          expect(info.technique, `technique ${id} fell back`).toBe(id);
+          const picture = await shot(page, `${model.id}-${id}-t${t}`);
+          const diff = pixelDifference(reference, picture);
+          rows.push(`${id} t=${t}: ${(diff * 100).toFixed(3)} %`);
+          if (LINEAR.includes(id)) expect(diff, `${id} at t=${t} against software`).toBeLessThanOrEqual(0.005);
+        }
+      }
+      console.log(`[${model.id}] mismatching pixels vs software\n${rows.join('\n')}`);
+      expect(con.errors).toEqual([]);
+    });
+
+    test('transform feedback: every technique skins the vertices the CPU reference does (≤ 1e-4 of the model size)', async ({ page }) => {
+      const con = watchConsole(page);
+      if (!(await openModel(page, model.id, `gui=0&t=${model.times[0]}`))) return;
+      const rows: string[] = [];
+      for (const influences of [4, 1]) {
+        for (const t of model.times) {
+          await page.evaluate(([t, influences]) => window.skinlab.set({ t, influences }), [t, influences] as const);
+          for (const id of ALL) {
+            const r = await page.evaluate((id) => window.skinlab.skinCheck(id), id);
+            const rel = r.maxError / r.modelSize;
+            rows.push(
+              `${id} influences=${influences} t=${t}: ${r.vertices} vertices, max error ${rel.toExponential(2)} of size ${r.modelSize.toFixed(2)} (reference ${r.reference})` +
+                (r.approximatedVertices > 0 ? `; ${r.approximatedVertices} approximated vertices off by up to ${(r.maxErrorApproximated / r.modelSize).toExponential(2)}` : ''),
+            );
+            expect(r.vertices).toBeGreaterThan(0);
+            expect(rel, `${id} influences=${influences} t=${t}`).toBeLessThanOrEqual(1e-4);
+            if (id !== 'ff-nonindexed') expect(r.approximatedVertices).toBe(0);
+          }
+        }
+      }
+      console.log(`[${model.id}] transform feedback vs CPU\n${rows.join('\n')}`);
+      expect(con.errors).toEqual([]);
+    });
+  });
+}
+
+test('?technique=<id> loads every technique, and info() lists them all as usable on the default model', async ({ page }) => {
+  const con = watchConsole(page);
+  for (const id of ALL) {
+    await openApp(page, `?gui=0&t=0.4&technique=${id}`);
+    const info = await page.evaluate(() => window.skinlab.info());
+    expect(info.technique).toBe(id);
+    expect(info.techniques).toEqual(MENU);
+    expect(info.techniqueSupport).toEqual(Object.fromEntries(MENU.map((t) => [t, null])));
+    const stats = await page.evaluate(() => window.skinlab.stats());
+    expect(stats.technique).toBe(id);
+    expect(stats.meshDrawCalls).toBeGreaterThan(0);
+  }
+  expect(con.errors).toEqual([]);
+});
+
+test('switching technique in the panel never reloads the model, and the cost panel follows', async ({ page }) => {
+  const con = watchConsole(page);
+  const modelRequests: string[] = [];
+  page.on('request', (r) => {
+    if (/\.(m3d|x)$/i.test(new URL(r.url()).pathname)) modelRequests.push(r.url());
+  });
+  await openApp(page, '?t=0.5');
+  expect(modelRequests).toHaveLength(1);
+  const select = page.locator('.lil-controller', { hasText: 'technique' }).locator('select');
+  const seen = new Map<string, { groups: number; draws: number; dup: number }>();
+  for (const id of ['ff-nonindexed', 'ff-indexed', 'vs-asm', 'software', 'texture', 'dual-quat']) {
+    await select.selectOption({ label: id });
+    await expect.poll(async () => (await page.evaluate(() => window.skinlab.stats())).technique).toBe(id);
+    const s = await page.evaluate(() => window.skinlab.stats());
+    seen.set(id, { groups: s.groups, draws: s.meshDrawCalls, dup: s.duplicatedVertices });
+    await expect(page.locator('#stats')).toContainText(id);
+  }
+  expect(modelRequests).toHaveLength(1);
+  expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('ready');
+  // Fixed-function non-indexed needs the most groups; the palette techniques fewer; software one.
+  expect(seen.get('ff-nonindexed')!.groups).toBeGreaterThan(seen.get('ff-indexed')!.groups);
+  expect(seen.get('ff-indexed')!.groups).toBeGreaterThanOrEqual(seen.get('vs-asm')!.groups);
+  expect(seen.get('software')!.groups).toBe(1);
+  expect(seen.get('software')!.dup).toBe(0);
+  expect(seen.get('ff-nonindexed')!.dup).toBeGreaterThan(0);
+  // The palette slider: a smaller palette, more groups.
+  await page.evaluate(() => window.skinlab.set({ technique: 'ff-indexed', palette: 40 }));
+  const large = (await page.evaluate(() => window.skinlab.stats())).groups;
+  const range = (await page.evaluate(() => window.skinlab.info())).paletteRange as { min: number; max: number };
+  await page.evaluate((min) => window.skinlab.set({ palette: min }), range.min);
+  const small = (await page.evaluate(() => window.skinlab.stats())).groups;
+  expect(small).toBeGreaterThan(large);
+  expect(range.max).toBeGreaterThanOrEqual(40);
+  expect(modelRequests).toHaveLength(1);
+  expect(con.errors).toEqual([]);
+});
+
+test('a palette below the smallest workable size is refused with a message and clamped', async ({ page }) => {
+  await page.goto('./?gui=0&technique=ff-indexed&palette=2');
+  await page.waitForFunction(() => document.documentElement.dataset.state === 'error');
+  await expect(page.locator('#error')).toContainText('palette=2');
+  const info = await page.evaluate(() => window.skinlab.info());
+  expect(info.palette).toBe((info.paletteRange as { min: number }).min);
+});
+
+test('rigid skinning (influences=1) folds at the joints: visibly different from 4 influences', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, '?gui=0&clip=walk&t=0.6&camera=left&technique=software');
+  const smooth = await shot(page, 'default-influences4-left');
+  await page.evaluate(() => window.skinlab.set({ influences: 1 }));
+  const rigid = await shot(page, 'default-influences1-left');
+  // Renders are deterministic: any difference is the truncation (sharper creases at knees and elbows).
+  expect(pixelDifference(smooth, rigid)).toBeGreaterThan(0.0003);
+  // Every technique follows the same truncation.
+  await page.evaluate(() => window.skinlab.set({ technique: 'vs-asm' }));
+  expect(pixelDifference(rigid, await shot(page, 'default-influences1-vs-asm'))).toBeLessThanOrEqual(0.005);
+  expect(con.errors).toEqual([]);
+});
+
+test('costs per technique (draws, groups, duplicated vertices, uploads, frame time)', async ({ page }) => {
+  test.setTimeout(240_000);
+  const table: Record<string, unknown>[] = [];
+  for (const model of MODELS) {
+    await page.goto(`./?model=${model.id}&gui=0`);
+    await page.waitForFunction(() => ['ready', 'error'].includes(document.documentElement.dataset.state ?? ''), null, { timeout: 60_000 });
+    if ((await page.evaluate(() => document.documentElement.dataset.state)) !== 'ready') continue;
+    for (const id of ALL) {
+      await page.evaluate((id) => window.skinlab.set({ technique: id }), id);
+      await page.waitForTimeout(1300);
+      const s = await page.evaluate(() => window.skinlab.stats());
+      const frameMs = await page.evaluate(() => window.skinlab.benchFrames(30));
+      table.push({
+        model: model.id,
+        technique: id,
+        drawCalls: s.meshDrawCalls,
+        groups: s.groups,
+        duplicatedVertices: s.duplicatedVertices,
+        approximatedTriangles: s.approximatedTriangles,
+        uploadBytesPerFrame: Math.round(s.uploadBytes),
+        vertexBytes: s.vertexBytes,
+        cpuSkinUs: Math.round(s.cpuSkinUs),
+        medianFrameMs: Number(frameMs.toFixed(2)),
+      });
+    }
+  }
+  writeFileSync(`${OUT}/costs.json`, JSON.stringify(table, null, 2));
+  console.table(table);
+  expect(table.length).toBeGreaterThanOrEqual(ALL.length);
+});

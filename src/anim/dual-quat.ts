@@ -1,0 +1,141 @@
+/**
+ * Dual-quaternion skinning (Kavan, Collins, Žára, O'Sullivan 2007): the CPU reference for the `dual-quat`
+ * technique and its palette job.
+ *
+ * Contract
+ * - Dual-quaternion palette: 8 floats per slot, real part (x, y, z, w) then dual part (x, y, z, w), a unit
+ *   rigid transform: rotation r, translation t with dual = ½ · (t, 0) · r. Two vec4 per bone, the layout
+ *   the shader's uniform block reads (std140 vec4 array, no padding).
+ * - buildDualQuatPalette reads a matrix palette (16 floats per slot, column-major, bind → model space, the
+ *   buildPalette output), drops any scale (columns normalised) and returns the largest scale deviation
+ *   |s − 1| it dropped: a pose with scale is not representable (the caller warns). No allocation.
+ * - skinMeshDualQuat blends the first `influences` weights (renormalised, as skinMesh), each quaternion's
+ *   sign flipped to the hemisphere of the first influence (antipodality), normalises the blend and
+ *   transforms positions and normals by it. Same input and output conventions as skinMesh. No allocation.
+ */
+
+import type { SkinnedMesh } from '../model/types.ts';
+import { MAX_INFLUENCES } from '../model/types.ts';
+
+export const DUAL_QUAT_STRIDE = 8;
+
+export function buildDualQuatPalette(palette: Float32Array, slots: number, out: Float32Array, outOffsetFloats = 0): number {
+  let worst = 0;
+  for (let k = 0; k < slots; k++) {
+    const o = k * 16;
+    const sx = Math.hypot(palette[o]!, palette[o + 1]!, palette[o + 2]!);
+    const sy = Math.hypot(palette[o + 4]!, palette[o + 5]!, palette[o + 6]!);
+    const sz = Math.hypot(palette[o + 8]!, palette[o + 9]!, palette[o + 10]!);
+    const dev = Math.max(Math.abs(sx - 1), Math.abs(sy - 1), Math.abs(sz - 1));
+    if (dev > worst) worst = dev;
+    const ix = sx > 0 ? 1 / sx : 0, iy = sy > 0 ? 1 / sy : 0, iz = sz > 0 ? 1 / sz : 0;
+    // Rotation matrix rCR: column C, row R.
+    const r00 = palette[o]! * ix, r01 = palette[o + 1]! * ix, r02 = palette[o + 2]! * ix;
+    const r10 = palette[o + 4]! * iy, r11 = palette[o + 5]! * iy, r12 = palette[o + 6]! * iy;
+    const r20 = palette[o + 8]! * iz, r21 = palette[o + 9]! * iz, r22 = palette[o + 10]! * iz;
+    // Matrix → quaternion, largest-diagonal branch for precision (m_rowcol = rCR with C=col).
+    let qx: number, qy: number, qz: number, qw: number;
+    const trace = r00 + r11 + r22;
+    if (trace > 0) {
+      const s = Math.sqrt(trace + 1) * 2;
+      qw = 0.25 * s;
+      qx = (r12 - r21) / s;
+      qy = (r20 - r02) / s;
+      qz = (r01 - r10) / s;
+    } else if (r00 > r11 && r00 > r22) {
+      const s = Math.sqrt(1 + r00 - r11 - r22) * 2;
+      qw = (r12 - r21) / s;
+      qx = 0.25 * s;
+      qy = (r10 + r01) / s;
+      qz = (r20 + r02) / s;
+    } else if (r11 > r22) {
+      const s = Math.sqrt(1 + r11 - r00 - r22) * 2;
+      qw = (r20 - r02) / s;
+      qx = (r10 + r01) / s;
+      qy = 0.25 * s;
+      qz = (r21 + r12) / s;
+    } else {
+      const s = Math.sqrt(1 + r22 - r00 - r11) * 2;
+      qw = (r01 - r10) / s;
+      qx = (r20 + r02) / s;
+      qy = (r21 + r12) / s;
+      qz = 0.25 * s;
+    }
+    const len = Math.hypot(qx, qy, qz, qw) || 1;
+    qx /= len; qy /= len; qz /= len; qw /= len;
+    const tx = palette[o + 12]!, ty = palette[o + 13]!, tz = palette[o + 14]!;
+    const d = outOffsetFloats + k * DUAL_QUAT_STRIDE;
+    out[d] = qx;
+    out[d + 1] = qy;
+    out[d + 2] = qz;
+    out[d + 3] = qw;
+    out[d + 4] = 0.5 * (tx * qw + ty * qz - tz * qy);
+    out[d + 5] = 0.5 * (-tx * qz + ty * qw + tz * qx);
+    out[d + 6] = 0.5 * (tx * qy - ty * qx + tz * qw);
+    out[d + 7] = -0.5 * (tx * qx + ty * qy + tz * qz);
+  }
+  return worst;
+}
+
+export function skinMeshDualQuat(
+  mesh: SkinnedMesh,
+  dualQuats: Float32Array,
+  outPositions: Float32Array,
+  outNormals: Float32Array | null,
+  influences = MAX_INFLUENCES,
+): void {
+  const pos = mesh.positions;
+  const nrm = mesh.normals;
+  const joints = mesh.joints;
+  const weights = mesh.weights;
+  const used = influences < 1 ? 1 : influences > MAX_INFLUENCES ? MAX_INFLUENCES : influences | 0;
+  for (let v = 0; v < mesh.vertexCount; v++) {
+    const iw = v * MAX_INFLUENCES;
+    let sum = 0;
+    for (let k = 0; k < used; k++) {
+      const w = weights[iw + k]!;
+      if (!(w > 0)) break;
+      sum += w;
+    }
+    let rx = 0, ry = 0, rz = 0, rw = 0, dx = 0, dy = 0, dz = 0, dw = 0;
+    const o0 = joints[iw]! * DUAL_QUAT_STRIDE;
+    const ax = dualQuats[o0]!, ay = dualQuats[o0 + 1]!, az = dualQuats[o0 + 2]!, aw = dualQuats[o0 + 3]!;
+    const count = sum > 0 ? used : 1;
+    const inv = sum > 0 ? 1 / sum : 1;
+    for (let k = 0; k < count; k++) {
+      const raw = sum > 0 ? weights[iw + k]! : 1;
+      if (!(raw > 0)) break;
+      const o = joints[iw + k]! * DUAL_QUAT_STRIDE;
+      const qx = dualQuats[o]!, qy = dualQuats[o + 1]!, qz = dualQuats[o + 2]!, qw = dualQuats[o + 3]!;
+      const w = (qx * ax + qy * ay + qz * az + qw * aw < 0 ? -raw : raw) * inv;
+      rx += w * qx; ry += w * qy; rz += w * qz; rw += w * qw;
+      dx += w * dualQuats[o + 4]!; dy += w * dualQuats[o + 5]!; dz += w * dualQuats[o + 6]!; dw += w * dualQuats[o + 7]!;
+    }
+    const len = Math.hypot(rx, ry, rz, rw);
+    const il = len > 0 ? 1 / len : 0;
+    rx *= il; ry *= il; rz *= il; rw *= il;
+    dx *= il; dy *= il; dz *= il; dw *= il;
+    // Translation 2 · (rw·d.xyz − dw·r.xyz + r.xyz × d.xyz).
+    const tx = 2 * (rw * dx - dw * rx + (ry * dz - rz * dy));
+    const ty = 2 * (rw * dy - dw * ry + (rz * dx - rx * dz));
+    const tz = 2 * (rw * dz - dw * rz + (rx * dy - ry * dx));
+    const p = v * 3;
+    const px = pos[p]!, py = pos[p + 1]!, pz = pos[p + 2]!;
+    // Rotation v + 2 r × (r × v + rw v).
+    let cx = ry * pz - rz * py + rw * px;
+    let cy = rz * px - rx * pz + rw * py;
+    let cz = rx * py - ry * px + rw * pz;
+    outPositions[p] = px + 2 * (ry * cz - rz * cy) + tx;
+    outPositions[p + 1] = py + 2 * (rz * cx - rx * cz) + ty;
+    outPositions[p + 2] = pz + 2 * (rx * cy - ry * cx) + tz;
+    if (outNormals !== null) {
+      const nx = nrm[p]!, ny = nrm[p + 1]!, nz = nrm[p + 2]!;
+      cx = ry * nz - rz * ny + rw * nx;
+      cy = rz * nx - rx * nz + rw * ny;
+      cz = rx * ny - ry * nx + rw * nz;
+      outNormals[p] = nx + 2 * (ry * cz - rz * cy);
+      outNormals[p + 1] = ny + 2 * (rz * cx - rx * cz);
+      outNormals[p + 2] = nz + 2 * (rx * cy - ry * cx);
+    }
+  }
+}

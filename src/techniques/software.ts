@@ -1,0 +1,127 @@
+import type { AnimPlayer } from '../anim/player.ts';
+import { skinMesh } from '../anim/software-skin.ts';
+import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
+import { ATTRIB } from '../gpu/programs.ts';
+import { clampInfluences } from './influences.ts';
+import { subsetDraws } from './mesh-state.ts';
+import type { DrawRange, MeshCost, Technique, TechniqueMesh } from './technique.ts';
+
+/**
+ * `software`: the D3DX UpdateSkinnedMesh path (seed 004) and the reference every other technique is
+ * tested against. Each frame the CPU skins positions and normals (anim/software-skin.ts) into arrays
+ * sized at load and uploads them into two dynamic vertex buffers; the shader draws them unskinned
+ * (NO_SKIN). UVs and indices are the model's own buffers. No bone limit, no allocation per frame.
+ */
+class SoftwareMesh implements TechniqueMesh {
+  readonly vao: WebGLVertexArrayObject;
+  readonly wireVao: WebGLVertexArrayObject;
+  readonly indexType: number;
+  readonly draws: readonly DrawRange[];
+  readonly wireDraws: readonly DrawRange[];
+  readonly points: readonly DrawRange[];
+  readonly vertexCount: number;
+  readonly sourceVertex: Uint32Array;
+  readonly approximated = null;
+  readonly cost: MeshCost;
+  readonly unrepresentableScale = 0;
+  /** Skinned model-space positions and normals, 3 floats per vertex, rewritten each frame. */
+  private readonly positions: Float32Array;
+  private readonly normals: Float32Array;
+  private readonly palette: Float32Array;
+  private positionBuffer: WebGLBuffer | null;
+  private normalBuffer: WebGLBuffer | null;
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    private readonly buffers: MeshBuffers,
+    private readonly influences: number,
+  ) {
+    const mesh = buffers.mesh;
+    this.positions = new Float32Array(mesh.positions);
+    this.normals = new Float32Array(mesh.normals);
+    this.palette = new Float32Array(Math.max(1, mesh.bones.length) * 16);
+    this.positionBuffer = this.dynamicBuffer(this.positions);
+    this.normalBuffer = this.dynamicBuffer(this.normals);
+    this.vao = this.vertexArray(buffers.indexBuffer);
+    this.wireVao = this.vertexArray(buffers.edgeBuffer);
+    this.indexType = gl.UNSIGNED_INT;
+    this.draws = subsetDraws(mesh);
+    this.wireDraws = [{ material: 0, group: 0, first: 0, count: buffers.edgeCount * 2 }];
+    this.points = [{ material: 0, group: 0, first: 0, count: mesh.vertexCount }];
+    this.vertexCount = mesh.vertexCount;
+    this.sourceVertex = Uint32Array.from({ length: mesh.vertexCount }, (_, i) => i);
+    this.cost = {
+      groups: 1,
+      duplicatedVertices: 0,
+      vertexBytes: this.positions.byteLength + this.normals.byteLength + (mesh.uvs?.byteLength ?? 0),
+      approximatedTriangles: 0,
+    };
+  }
+
+  private dynamicBuffer(data: Float32Array): WebGLBuffer {
+    const gl = this.gl;
+    const b = gl.createBuffer();
+    if (!b) throw new Error('createBuffer failed');
+    gl.bindBuffer(gl.ARRAY_BUFFER, b);
+    gl.bufferData(gl.ARRAY_BUFFER, data, gl.DYNAMIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    return b;
+  }
+
+  private vertexArray(elements: WebGLBuffer): WebGLVertexArrayObject {
+    const gl = this.gl;
+    const vao = gl.createVertexArray();
+    if (!vao) throw new Error('createVertexArray failed');
+    gl.bindVertexArray(vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer);
+    gl.enableVertexAttribArray(ATTRIB.a_position);
+    gl.vertexAttribPointer(ATTRIB.a_position, 3, gl.FLOAT, false, 0, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
+    gl.enableVertexAttribArray(ATTRIB.a_normal);
+    gl.vertexAttribPointer(ATTRIB.a_normal, 3, gl.FLOAT, false, 0, 0);
+    if (!this.buffers.bindAttribute(ATTRIB.a_uv)) gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
+    gl.bindVertexArray(null);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    return vao;
+  }
+
+  update(player: AnimPlayer): number {
+    const gl = this.gl;
+    const mesh = this.buffers.mesh;
+    player.writePalette(mesh, this.palette, 0);
+    skinMesh(mesh, this.palette, this.positions, this.normals, this.influences);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.positions);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.normals);
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    return this.positions.byteLength + this.normals.byteLength;
+  }
+
+  bind(): void {}
+  setGroup(): number {
+    return 0;
+  }
+
+  dispose(): void {
+    const gl = this.gl;
+    gl.deleteVertexArray(this.vao);
+    gl.deleteVertexArray(this.wireVao);
+    gl.deleteBuffer(this.positionBuffer);
+    gl.deleteBuffer(this.normalBuffer);
+    this.positionBuffer = null;
+    this.normalBuffer = null;
+  }
+}
+
+export const software: Technique = {
+  id: 'software',
+  label: 'Software (CPU, UpdateSkinnedMesh)',
+  summary: 'CPU skins positions and normals into a dynamic vertex buffer each frame; the reference',
+  groupUniform: null,
+  unsupportedReason: () => null,
+  defines: () => ({ NO_SKIN: true }),
+  meshKey: (o) => `software:${clampInfluences(o.influences)}`,
+  createMesh: (gl, buffers, _scene, _caps, o) => new SoftwareMesh(gl, buffers, clampInfluences(o.influences)),
+};
