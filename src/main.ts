@@ -3,6 +3,7 @@ import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';
 import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
+import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
 
 /**
@@ -16,6 +17,10 @@ declare global {
       set(params: Record<string, string | number | boolean | null>): Promise<void>;
       info(): Record<string, unknown>;
       stats(): ReturnType<App['stats']>;
+      /** Test hook: a technique's transform-feedback positions against the CPU reference (App.skinCheck). */
+      skinCheck(technique?: string): ReturnType<App['skinCheck']>;
+      /** Benchmark hook: median ms of `frames` frames drawn back to back and finished (App.benchFrames). */
+      benchFrames(frames?: number): number;
     };
   }
 }
@@ -78,7 +83,10 @@ function start(): void {
     set: (params) => app.set(params),
     info: () => app.info(),
     stats: () => app.stats(),
+    skinCheck: (technique) => app.skinCheck(technique),
+    benchFrames: (frames) => app.benchFrames(frames),
   };
+  mountRecorder(panel.gui, app, window.skinlab);
 
   // Stats box and time slider at 4 Hz: text updates are not per-frame work.
   setInterval(() => {

@@ -5,8 +5,10 @@ import type { Scene } from '../model/types.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
-import { Renderer, type FrameFigures, type RenderOptions } from '../render/renderer.ts';
-import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
+import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../anim/dual-quat.ts';
+import { skinMesh } from '../anim/software-skin.ts';
+import { emptyFigures, Renderer, type FrameFigures, type RenderOptions } from '../render/renderer.ts';
+import { clampPalette, findTechnique, paletteRange, TECHNIQUES, type Technique } from '../techniques/index.ts';
 import { findBuiltin } from './builtins.ts';
 import { animatedFraming, type Framing } from './framing.ts';
 import { urlSource, type ModelSource } from './model-source.ts';
@@ -34,13 +36,43 @@ export interface AppView {
   stateChanged(): void;
 }
 
-/** Figures averaged over the last second (CONTRACT section 2, `stats()`). */
+/**
+ * Figures averaged over the last second (CONTRACT section 2, `stats()`), plus the live cost panel of the
+ * current technique: its draws, bone groups, duplicated vertices, vertex bytes, CPU skinning time.
+ */
 export interface Stats {
   fps: number;
   cpuAnimUs: number;
   paletteBytes: number;
   uploadBytes: number;
   drawCalls: number;
+  technique: string;
+  /** Draws of the skinned meshes (drawCalls less floor and overlays). */
+  meshDrawCalls: number;
+  groups: number;
+  duplicatedVertices: number;
+  vertexBytes: number;
+  /** Triangles the technique draws with reduced influences (more bones than a group holds). */
+  approximatedTriangles: number;
+  /** CPU time of the technique's per-frame work (palette, CPU skinning, uploads), µs. */
+  cpuSkinUs: number;
+  /** A limit of the technique the current pose runs into (dual-quat and scale), or null. */
+  warning: string | null;
+}
+
+/** skinCheck(): the technique's GPU-skinned positions (transform feedback) against the CPU reference. */
+export interface SkinCheck {
+  technique: string;
+  /** The CPU reference used: `software` (linear blend) or `dual-quat`. */
+  reference: string;
+  vertices: number;
+  /** Diameter of the model's framing sphere (model units). */
+  modelSize: number;
+  /** Largest |gpu − cpu| over vertices the technique draws exactly. */
+  maxError: number;
+  /** Vertices the technique deliberately approximates (ff-nonindexed's reduced triangles) and their largest error. */
+  approximatedVertices: number;
+  maxErrorApproximated: number;
 }
 
 /**
@@ -54,16 +86,32 @@ export class App {
   current: LoadedModel | null = null;
   /** Replaceable clock in milliseconds (tests and recorders freeze it). */
   clock: () => number = () => performance.now();
+  /** When set, the drawing buffer has exactly this size in pixels whatever the canvas's CSS size (recorders). */
+  fixedSize: { width: number; height: number } | null = null;
 
   private loadSeq = 0;
   private loadAbort: AbortController | null = null;
   private lastFrame = -1;
-  private readonly figures: FrameFigures = { drawCalls: 0, uploadBytes: 0 };
+  private readonly figures: FrameFigures = emptyFigures();
   /** Filled from the state each frame (no per-frame object). */
-  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, view: 'shaded', skeleton: false, grid: true };
+  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, palette: 12, view: 'shaded', skeleton: false, grid: true };
   private readonly frameWaiters: (() => void)[] = [];
-  private readonly statsWindow = { start: 0, frames: 0, cpuUs: 0, upload: 0 };
-  private readonly lastStats: Stats = { fps: 0, cpuAnimUs: 0, paletteBytes: 0, uploadBytes: 0, drawCalls: 0 };
+  private readonly statsWindow = { start: 0, frames: 0, cpuUs: 0, upload: 0, skinUs: 0 };
+  private readonly lastStats: Stats = {
+    fps: 0,
+    cpuAnimUs: 0,
+    paletteBytes: 0,
+    uploadBytes: 0,
+    drawCalls: 0,
+    technique: '',
+    meshDrawCalls: 0,
+    groups: 0,
+    duplicatedVertices: 0,
+    vertexBytes: 0,
+    approximatedTriangles: 0,
+    cpuSkinUs: 0,
+    warning: null,
+  };
   private cameraDirty = true;
   private running = false;
 
@@ -79,6 +127,7 @@ export class App {
   async set(params: Record<string, string | number | boolean | null | undefined>): Promise<void> {
     const before = { clip: this.state.clip, camera: this.state.camera };
     const errors = applyParams(this.state, params);
+    const askedPalette = params.palette !== undefined ? this.state.palette : null;
     const technique = findTechnique(this.state.technique);
     if (!technique) {
       errors.push(`technique=${this.state.technique}: not available in this build (available: ${TECHNIQUES.map((t) => t.id).join(', ')})`);
@@ -93,14 +142,50 @@ export class App {
     } else if (this.current && (this.state.clip !== before.clip || params.t !== undefined)) {
       this.applyClip(this.current, params.t === undefined && !this.state.paused ? this.state.crossfade : 0);
     }
-    if (this.current && findTechnique(this.state.technique)) {
-      const why = findTechnique(this.state.technique)!.unsupportedReason(this.current.scene, this.renderer.caps);
-      if (why) errors.push(`technique=${this.state.technique}: ${why}`);
-    }
+    if (this.current) errors.push(...this.checkTechnique(this.current, askedPalette));
     // Reported after any load, which clears the banner when it starts.
     if (errors.length > 0 && loaded) this.fail(errors.join('\n'));
     this.view.stateChanged();
     await this.nextFrame();
+  }
+
+  /** Options the technique state depends on, from AppState. */
+  private techniqueOptions(): { influences: number; palette: number } {
+    return { influences: this.state.influences, palette: this.state.palette };
+  }
+
+  /** Why `technique` cannot draw the current model with the current options, or null. */
+  unsupportedReason(technique: Technique): string | null {
+    const m = this.current;
+    return m ? technique.unsupportedReason(m.scene, this.renderer.caps, this.techniqueOptions()) : null;
+  }
+
+  /** Smallest workable and largest device palette for ff-indexed on the current model at the current influences. */
+  paletteRange(): { min: number; max: number } | null {
+    const m = this.current;
+    return m ? paletteRange(m.scene, this.renderer.caps, this.state.influences) : null;
+  }
+
+  /**
+   * Checks the state's technique and palette against a model: a technique the model cannot use falls back
+   * to `software` (with the reason); a palette outside the workable range is clamped (with a message when
+   * the user asked for it). Returns the messages.
+   */
+  private checkTechnique(model: LoadedModel, askedPalette: number | null): string[] {
+    const errors: string[] = [];
+    const technique = findTechnique(this.state.technique);
+    const why = technique ? technique.unsupportedReason(model.scene, this.renderer.caps, this.techniqueOptions()) : null;
+    if (why) {
+      errors.push(`technique=${this.state.technique}: ${why}; drawing with software`);
+      this.state.technique = 'software';
+    }
+    const range = paletteRange(model.scene, this.renderer.caps, this.state.influences);
+    const clamped = clampPalette(model.scene, this.renderer.caps, this.state.influences, this.state.palette);
+    if (askedPalette !== null && clamped !== askedPalette) {
+      errors.push(`palette=${askedPalette}: ff-indexed needs ${range.min} to ${range.max} matrices for this model on this device; using ${clamped}`);
+    }
+    this.state.palette = clamped;
+    return errors;
   }
 
   /**
@@ -135,10 +220,12 @@ export class App {
       }
       const paletteBytes = scene.meshes.reduce((n, m) => n + m.bones.length * 64, 0);
       const loaded: LoadedModel = { id, label, scene, player, gpu, framing, warnings, paletteBytes };
-      const technique = findTechnique(this.state.technique) ?? TECHNIQUES[0]!;
-      this.renderer.warm(gpu, technique, this.state.influences);
       const previous = this.current;
       this.current = loaded;
+      const techniqueErrors = this.checkTechnique(loaded, null);
+      if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
+      const technique = findTechnique(this.state.technique) ?? TECHNIQUES[0]!;
+      this.renderer.warm(gpu, technique, this.state.influences, this.state.palette);
       previous?.gpu.dispose();
       this.state.model = id;
       this.state.clip = clip;
@@ -256,6 +343,7 @@ export class App {
     const o = this.renderOptions;
     if (o.technique.id !== s.technique) o.technique = findTechnique(s.technique) ?? TECHNIQUES[0]!;
     o.influences = s.influences;
+    o.palette = s.palette;
     o.view = s.view;
     o.skeleton = s.skeleton;
     o.grid = s.grid;
@@ -266,17 +354,46 @@ export class App {
     w.frames++;
     w.cpuUs += cpuUs;
     w.upload += this.figures.uploadBytes;
+    w.skinUs += this.figures.skinUs;
+    const st = this.lastStats;
+    if (st.technique !== o.technique.id || st.groups !== this.figures.groups || st.vertexBytes !== this.figures.vertexBytes) {
+      // A switch (technique, palette, influences) shows the new mesh state's costs at once; the averages restart.
+      w.frames = 1;
+      w.start = now;
+      w.cpuUs = cpuUs;
+      w.upload = this.figures.uploadBytes;
+      w.skinUs = this.figures.skinUs;
+      this.copyFigures(st, model, w.upload, w.skinUs, o.technique.id);
+    }
     if (now - w.start >= 1000) {
-      const st = this.lastStats;
       st.fps = ((w.frames - 1) * 1000) / (now - w.start) || 0;
       st.cpuAnimUs = w.cpuUs / w.frames;
-      st.uploadBytes = w.upload / w.frames;
-      st.paletteBytes = model.paletteBytes;
-      st.drawCalls = this.figures.drawCalls;
+      this.copyFigures(st, model, w.upload / w.frames, w.skinUs / w.frames, o.technique.id);
       w.frames = 0;
       w.cpuUs = 0;
       w.upload = 0;
+      w.skinUs = 0;
     }
+  }
+
+  private copyFigures(st: Stats, model: LoadedModel, upload: number, skinUs: number, technique: string): void {
+    const f = this.figures;
+    st.technique = technique;
+    st.uploadBytes = upload;
+    st.cpuSkinUs = skinUs;
+    st.paletteBytes = model.paletteBytes;
+    st.drawCalls = f.drawCalls;
+    st.meshDrawCalls = f.meshDrawCalls;
+    st.groups = f.groups;
+    st.duplicatedVertices = f.duplicatedVertices;
+    st.vertexBytes = f.vertexBytes;
+    st.approximatedTriangles = f.approximatedTriangles;
+    const scale = f.unrepresentableScale;
+    if (scale > 1e-3) {
+      if (st.warning === null || !st.warning.startsWith(`pose has scale ${scale.toFixed(3)}`)) {
+        st.warning = `pose has scale ${scale.toFixed(3)} away from 1 that dual quaternions cannot represent; drawn without it`;
+      }
+    } else st.warning = null;
   }
 
   private placeCamera(model: LoadedModel): void {
@@ -298,8 +415,8 @@ export class App {
 
   private resize(): void {
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    const w = Math.max(1, Math.round(this.canvas.clientWidth * dpr));
-    const h = Math.max(1, Math.round(this.canvas.clientHeight * dpr));
+    const w = this.fixedSize?.width ?? Math.max(1, Math.round(this.canvas.clientWidth * dpr));
+    const h = this.fixedSize?.height ?? Math.max(1, Math.round(this.canvas.clientHeight * dpr));
     if (this.canvas.width !== w || this.canvas.height !== h) {
       this.canvas.width = w;
       this.canvas.height = h;
@@ -324,7 +441,11 @@ export class App {
       speed: this.state.speed,
       technique: this.state.technique,
       techniques: TECHNIQUES.map((t) => t.id),
+      /** Per technique id: null when it can draw this model here, else the reason (greyed out in the GUI). */
+      techniqueSupport: Object.fromEntries(TECHNIQUES.map((t) => [t.id, this.unsupportedReason(t)])),
       influences: this.state.influences,
+      palette: this.state.palette,
+      paletteRange: this.paletteRange(),
       view: this.state.view,
       grid: this.state.grid,
       skeleton: this.state.skeleton,
@@ -344,6 +465,77 @@ export class App {
 
   stats(): Stats {
     return { ...this.lastStats };
+  }
+
+  /**
+   * Benchmark hook: draws `frames` frames back to back outside requestAnimationFrame, each finished with a
+   * 1-pixel readPixels so the GPU work is inside the measurement; returns the median milliseconds per frame.
+   */
+  benchFrames(frames = 30): number {
+    const m = this.current;
+    if (!m) throw new Error('benchFrames: no model loaded');
+    const gl = this.gl;
+    const pixel = new Uint8Array(4);
+    const times: number[] = [];
+    for (let i = 0; i < frames; i++) {
+      const t0 = performance.now();
+      this.drawFrame(m, 1 / 60, t0);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return times[times.length >> 1]!;
+  }
+
+  /**
+   * Test hook: skins the current pose with a technique on the GPU, reads the positions back with transform
+   * feedback and compares each technique vertex with the CPU reference of the mesh vertex it copies
+   * (skinMesh, or skinMeshDualQuat for dual-quat) at the state's influence count. Allocates; not per frame.
+   */
+  skinCheck(id: string = this.state.technique): SkinCheck {
+    const m = this.current;
+    const technique = findTechnique(id);
+    if (!m || !technique) throw new Error(`skinCheck: ${m ? `no technique ${id}` : 'no model loaded'}`);
+    const influences = this.state.influences;
+    const palette = clampPalette(m.scene, this.renderer.caps, influences, this.state.palette);
+    m.player.evaluate();
+    const readbacks = this.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette);
+    const dual = technique.id === 'dual-quat';
+    const out: SkinCheck = {
+      technique: technique.id,
+      reference: dual ? 'dual-quat' : 'software',
+      vertices: 0,
+      modelSize: m.framing.radius * 2,
+      maxError: 0,
+      approximatedVertices: 0,
+      maxErrorApproximated: 0,
+    };
+    m.scene.meshes.forEach((mesh, i) => {
+      const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
+      m.player.writePalette(mesh, pal, 0);
+      const cpu = new Float32Array(mesh.vertexCount * 3);
+      if (dual) {
+        const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
+        buildDualQuatPalette(pal, mesh.bones.length, dq);
+        skinMeshDualQuat(mesh, dq, cpu, null, influences);
+      } else skinMesh(mesh, pal, cpu, null, influences);
+      const r = readbacks[i]!;
+      for (let v = 0; v < r.sourceVertex.length; v++) {
+        const s = r.sourceVertex[v]!;
+        const e = Math.max(
+          Math.abs(r.positions[v * 3]! - cpu[s * 3]!),
+          Math.abs(r.positions[v * 3 + 1]! - cpu[s * 3 + 1]!),
+          Math.abs(r.positions[v * 3 + 2]! - cpu[s * 3 + 2]!),
+        );
+        const err = Number.isFinite(e) ? e : Infinity;
+        if (r.approximated && r.approximated[v]) {
+          out.approximatedVertices++;
+          out.maxErrorApproximated = Math.max(out.maxErrorApproximated, err);
+        } else out.maxError = Math.max(out.maxError, err);
+      }
+      out.vertices += r.sourceVertex.length;
+    });
+    return out;
   }
 }
 

@@ -12,6 +12,13 @@ export interface BuiltinModel {
 
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [
   { id: 'default', label: 'Walker (generated)', url: 'models/generated/walker.m3d', clip: 'walk' },
+  // The DirectX SDK SkinnedMesh sample's character, with its texture.
+  { id: 'tiny', label: 'Tiny (SkinnedMesh sample)', url: 'models/tiny/tiny.x' },
+  { id: 'wuson', label: 'Wuson (3 clips)', url: 'models/wuson/Testwuson.X', clip: 'Wuson_Walk' },
+  { id: 'zombie', label: 'Zombie (binary .x)', url: 'models/zombie/dbpro_zombie.x' },
+  { id: 'dwarf', label: 'Dwarf (compressed .x, DXT1)', url: 'models/dwarf/Dwarf_MS.x' },
+  { id: 'heli', label: 'Helicopter (9 rigid meshes)', url: 'models/heli/heli.x' },
+  { id: 'tiger', label: 'Tiger (static, BMP texture)', url: 'models/tiger/tiger.x' },
 ];
 
 export function findBuiltin(id: string): BuiltinModel | undefined {

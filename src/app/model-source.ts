@@ -13,10 +13,27 @@ export interface ModelSource {
   readonly companions: CompanionSource;
 }
 
-/** Base name of a path written by any tool: Windows or POSIX separators, D3D-style "C_/..." mangling. */
+/**
+ * Base name of a path written by any tool: Windows or POSIX separators (also doubled, as text escaping
+ * leaves them: C:\\maps\\top.tga), a drive prefix without a separator (C:top.tga), D3D-style
+ * "C_/..." mangling, ./ and .\ prefixes, surrounding quotes, blanks and NULs. '' when nothing is left.
+ */
 export function baseName(path: string): string {
-  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return path.slice(cut + 1);
+  const p = path.replace(/^[\s"\0]+|[\s"\0]+$/g, '');
+  const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'), p.lastIndexOf(':'));
+  return p.slice(cut + 1);
+}
+
+/**
+ * The file names to try, in order, for a companion on a case-sensitive server: as written, then all
+ * lower case, all upper case, and the stem as written with the extension lowered or raised
+ * (ZOMBIE.JPG named as Zombie.jpg). No duplicates.
+ */
+export function caseVariants(file: string): string[] {
+  const dot = file.lastIndexOf('.');
+  const stem = dot > 0 ? file.slice(0, dot) : file;
+  const ext = dot > 0 ? file.slice(dot) : '';
+  return [...new Set([file, file.toLowerCase(), file.toUpperCase(), stem + ext.toLowerCase(), stem + ext.toUpperCase()])];
 }
 
 export function urlSource(url: string, base: string): ModelSource {
@@ -26,13 +43,18 @@ export function urlSource(url: string, base: string): ModelSource {
     read: (onProgress, signal) => fetchBytes(resolved.href, onProgress, signal),
     companions: async (name) => {
       // Only the base name, relative to the model's own URL: a file never reaches outside its folder.
-      const file = baseName(name.trim());
+      // Static servers are case-sensitive while the names in models come from case-blind Windows tools:
+      // on "not found" the other spellings are tried; any other failure ends the search.
+      const file = baseName(name);
       if (!file) return null;
-      try {
-        return await fetchBytes(new URL(encodeURIComponent(file), resolved).href, () => {}, new AbortController().signal);
-      } catch {
-        return null;
+      for (const candidate of caseVariants(file)) {
+        try {
+          return await fetchBytes(new URL(encodeURIComponent(candidate), resolved).href, () => {}, new AbortController().signal);
+        } catch (e) {
+          if (!(e instanceof NotFoundError)) return null;
+        }
       }
+      return null;
     },
   };
 }
@@ -54,12 +76,21 @@ export function fileSource(model: File, all: readonly File[]): ModelSource {
   };
 }
 
+/** The server has no file at that address (HTTP 404/410, or a single-page server's HTML fallback). */
+class NotFoundError extends Error {
+  override readonly name = 'NotFoundError';
+}
+
 async function fetchBytes(href: string, onProgress: (loaded: number, total: number) => void, signal: AbortSignal): Promise<Uint8Array> {
   const res = await fetch(href, { signal });
-  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText || (res.status === 404 ? 'Not Found' : '')}`.trim() + ` (${href})`);
+  if (!res.ok) {
+    const text = `HTTP ${res.status} ${res.statusText || (res.status === 404 ? 'Not Found' : '')}`.trim() + ` (${href})`;
+    throw res.status === 404 || res.status === 410 ? new NotFoundError(text) : new Error(text);
+  }
   // Single-page servers answer unknown paths with their index page instead of a 404.
   if ((res.headers.get('content-type') ?? '').includes('text/html')) {
-    throw new Error(`the server sent an HTML page, not a model file: is the URL right? (${href})`);
+    await res.body?.cancel();
+    throw new NotFoundError(`the server sent an HTML page, not a model file: is the URL right? (${href})`);
   }
   const total = Number(res.headers.get('content-length') ?? 0);
   if (total > MAX_MODEL_BYTES) throw new Error(`${(total / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit (${href})`);

@@ -19,6 +19,8 @@ export interface AppState {
   technique: TechniqueId;
   /** Maximum bone influences per vertex, 1..4. */
   influences: number;
+  /** Palette size of `ff-indexed` (matrices per draw); clamped to what the model and device allow. */
+  palette: number;
   view: ViewId;
   skeleton: boolean;
   grid: boolean;
@@ -53,6 +55,7 @@ export function defaultState(): AppState {
     crossfade: 0.3,
     technique: 'vs-hlsl',
     influences: 4,
+    palette: 12,
     view: 'shaded',
     skeleton: false,
     grid: true,
@@ -64,7 +67,8 @@ export function defaultState(): AppState {
 /**
  * Applies query-style parameters to a state. Returns one message per bad value (the value is then left
  * as it was). Unknown keys are ignored, and so are the contract's keys for features this build does not
- * have (palette, morph, morphs, crowd, detail).
+ * have (morph, morphs, crowd, detail). `palette` is checked here for form only; the app checks its range
+ * against the loaded model and the device.
  */
 export function applyParams(state: AppState, params: Record<string, string | number | boolean | null | undefined>): string[] {
   const errors: string[] = [];
@@ -110,6 +114,12 @@ export function applyParams(state: AppState, params: Record<string, string | num
         const v = Number(value);
         if (!Number.isInteger(v) || v < 1 || v > 4) bad(key, raw, 'expected 1, 2, 3 or 4');
         else state.influences = v;
+        break;
+      }
+      case 'palette': {
+        const v = Number(value);
+        if (!Number.isInteger(v) || v < 1 || v > 255) bad(key, raw, 'expected a palette size, a whole number of matrices from 1 to 255');
+        else state.palette = v;
         break;
       }
       case 'view':

@@ -21,6 +21,7 @@ export class Panel {
     crossfade: 0.3,
     technique: 'vs-hlsl',
     influences: 4,
+    palette: 12,
     view: 'shaded',
     skeleton: false,
     grid: true,
@@ -31,6 +32,8 @@ export class Panel {
   private clipCtl: Controller | null = null;
   private timeCtl: Controller | null = null;
   private readonly anim: GUI;
+  private readonly techniqueCtl: Controller;
+  private readonly paletteCtl: Controller;
   private readonly modelOptions = new Map<string, string>();
 
   constructor(
@@ -70,11 +73,14 @@ export class Panel {
       const t = TECHNIQUES.find((x) => x.id === id);
       if (t) techniqueOptions[t.id] = t.id;
     }
-    render.add(p, 'technique', techniqueOptions).name('technique').onChange((id: string) => {
+    this.techniqueCtl = render.add(p, 'technique', techniqueOptions).name('technique').onChange((id: string) => {
       void app.set({ technique: id });
     });
     render.add(p, 'influences', [1, 2, 3, 4]).name('influences').onChange((v: number) => {
       void app.set({ influences: v });
+    });
+    this.paletteCtl = render.add(p, 'palette', 1, 255, 1).name('palette (ff-indexed)').onFinishChange((v: number) => {
+      void app.set({ palette: v });
     });
     render.add(p, 'view', [...VIEW_IDS]).name('view  (W)').onChange((v: string) => {
       void app.set({ view: v });
@@ -134,6 +140,7 @@ export class Panel {
     p.crossfade = s.crossfade;
     p.technique = s.technique;
     p.influences = s.influences;
+    p.palette = s.palette;
     p.view = s.view;
     p.skeleton = s.skeleton;
     p.grid = s.grid;
@@ -142,7 +149,30 @@ export class Panel {
       const d = Math.max(m.player.duration, 1e-3);
       this.timeCtl.max(d).step(d / 500);
     }
+    this.refreshTechniques();
     for (const c of this.gui.controllersRecursive()) c.updateDisplay();
+  }
+
+  /**
+   * Greys out the techniques the current model cannot use (the option says why in its text and tooltip),
+   * sets the palette slider's range (smallest workable size to the device limit) and enables it for ff-indexed only.
+   */
+  private refreshTechniques(): void {
+    const select = (this.techniqueCtl as unknown as { $select: HTMLSelectElement }).$select;
+    for (let i = 0; i < select.options.length; i++) {
+      const option = select.options[i]!;
+      const t = TECHNIQUES.find((x) => x.id === TECHNIQUE_IDS.filter((id) => TECHNIQUES.some((y) => y.id === id))[i]);
+      if (!t) continue;
+      const why = this.app.unsupportedReason(t);
+      option.disabled = why !== null;
+      option.textContent = why ? `${t.id} (unavailable)` : t.id;
+      option.title = why ? `${t.label}: ${why}` : `${t.label}: ${t.summary}`;
+    }
+    const current = TECHNIQUES.find((x) => x.id === this.app.state.technique);
+    this.techniqueCtl.domElement.title = current ? `${current.label}: ${current.summary}` : '';
+    const range = this.app.paletteRange();
+    if (range) this.paletteCtl.min(range.min).max(Math.max(range.min, range.max));
+    this.paletteCtl.enable(this.app.state.technique === 'ff-indexed');
   }
 
   setVisible(visible: boolean): void {

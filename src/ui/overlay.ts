@@ -94,9 +94,12 @@ export class Overlay {
     if (this.statsVisible) this.statsEl.hidden = false;
     this.statsEl.textContent =
       `${s.fps > 0 ? `${s.fps.toFixed(0)} fps` : 'measuring…'}   ${info.technique}\n` +
-      `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame\n` +
+      `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame   skin ${s.cpuSkinUs.toFixed(0)} µs/frame\n` +
       `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
-      `draws     ${s.drawCalls}\n` +
+      `draws     ${s.drawCalls}  (mesh ${s.meshDrawCalls})   groups ${s.groups}\n` +
+      `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +
+      (s.approximatedTriangles > 0 ? `⚠ ${s.approximatedTriangles} triangles need more bones than a group: influences reduced\n` : '') +
+      (s.warning ? `⚠ ${s.warning}\n` : '') +
       `bones     ${info.bones}   vertices ${info.vertices}   triangles ${info.triangles}\n` +
       `clip      ${info.clip ?? '—'}  t = ${info.t.toFixed(3)} s`;
   }
@@ -116,6 +119,10 @@ export class Overlay {
     this.statsEl.hidden = !visible || this.statsEl.textContent === '';
     this.root.classList.toggle('chrome-hidden', !visible);
   }
+}
+
+function formatKiB(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(0)} KiB`;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, parent: HTMLElement): HTMLElementTagNameMap[K] {
