@@ -6,6 +6,9 @@ import { defineConfig } from '@playwright/test';
  * make screenshots repeatable on one machine.
  */
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Another port or built folder lets two runs share a machine (`SKINLAB_PORT=4174 SKINLAB_DIST=dist-b SKINLAB_RESULTS=test-results-b`). */
+const port = Number(process.env.SKINLAB_PORT ?? 4173);
+const dist = process.env.SKINLAB_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -15,9 +18,10 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
+  outputDir: process.env.SKINLAB_RESULTS ?? 'test-results',
   snapshotPathTemplate: '{testDir}/__screenshots__/{testFilePath}/{arg}{ext}',
   use: {
-    baseURL: 'http://127.0.0.1:4173/',
+    baseURL: `http://127.0.0.1:${port}/`,
     viewport: { width: 800, height: 600 },
     deviceScaleFactor: 1,
     launchOptions: {
@@ -38,8 +42,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173/',
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${dist}`,
+    url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },
