@@ -169,6 +169,25 @@ describe('xToScene geometry', () => {
     expect(Array.from(t.subarray(0, 3))).toEqual([1, 0, 0]);
     expect(Math.abs(t[3]!)).toBe(1);
   });
+  it('reads texture coordinates and normals from FVFData, and ignores one of the wrong size with a warning', () => {
+    const f32 = new Float32Array(1);
+    const u32 = new Uint32Array(f32.buffer);
+    const dword = (x: number): number => ((f32[0] = x), u32[0]!);
+    // D3DFVF_XYZ | D3DFVF_NORMAL | D3DFVF_TEX1: per vertex a normal (3 DWORDs) then u, v.
+    const fvf = 0x002 | 0x010 | 0x100;
+    const data = [0, 1, 2, 3].flatMap((v) => [dword(0), dword(0), dword(-1), dword(v * 0.25), dword(1 - v * 0.25)]);
+    const bare = (children: XChild[]): XObject => obj('Mesh', 'q', meshNumbers(QUAD_VERTS, QUAD_FACE), children);
+    const s = load([bare([obj('FVFData', '', [fvf, data.length, ...data])])]);
+    const m = s.meshes[0]!;
+    expect(s.warnings.join()).not.toMatch(/no normals|FVFData/);
+    expect(Array.from(m.normals.subarray(0, 3))).toEqual([0, 0, 1]);
+    const uv = Array.from(m.uvs!).map((x) => Math.round(x * 100) / 100);
+    expect(uv.slice().sort()).toEqual([0, 0.25, 0.25, 0.5, 0.5, 0.75, 0.75, 1]);
+    // One DWORD short: not the layout its FVF code describes.
+    const t = load([bare([obj('FVFData', '', [fvf, data.length - 1, ...data.slice(1)])])]);
+    expect(t.warnings.join()).toMatch(/FVFData 0x112 holds 19 DWORDs, not 5 per vertex for 4 vertices; ignored/);
+    expect(t.meshes[0]!.uvs).toBeNull();
+  });
 });
 
 describe('xToScene frames and animation', () => {

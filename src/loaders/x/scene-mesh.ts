@@ -18,6 +18,8 @@ import type { XObject } from './xnode.ts';
  *   MeshMaterialList { DWORD nMaterials; DWORD nFaceIndexes; DWORD faceIndexes[n]; [Material] }
  *   DeclData { DWORD nElements; VertexElement Elements[n]; DWORD nDWords; DWORD data[nDWords]; }
  *     VertexElement { DWORD Type; DWORD Method; DWORD Usage; DWORD UsageIndex; }, data per position
+ *   FVFData { DWORD dwFVF; DWORD nDWords; DWORD data[nDWords]; }   per position, the FVF's components
+ *     after the position, in FVF order: normal, point size, diffuse, specular, texture coordinate sets
  *   SkinWeights { STRING transformNodeName; DWORD nWeights; DWORD vertexIndices[n]; FLOAT weights[n];
  *                 Matrix4x4 matrixOffset; }
  *
@@ -151,6 +153,69 @@ function readFaces(c: NumberCursor, count: number, limit: number, what: string):
   return { starts, corners: corners.subarray(0, n) };
 }
 
+// D3DFVF bits (d3d9types.h).
+const FVF_POSITION_MASK = 0x400e;
+const FVF_NORMAL = 0x10;
+const FVF_PSIZE = 0x20;
+const FVF_DIFFUSE = 0x40;
+const FVF_SPECULAR = 0x80;
+const FVF_TEXCOUNT_SHIFT = 8;
+/** D3DFVF_TEXCOORDSIZEn code (2 bits per set from bit 16) → floats: 0 → 2, 1 → 3, 2 → 4, 3 → 1. */
+const FVF_TEXCOORD_FLOATS = [2, 3, 4, 1];
+
+/**
+ * Normals and the first texture coordinate set from an FVFData block. Its data holds, per position, the
+ * components the FVF code names after the position ("the mesh data minus the position data"); blend
+ * weights of an XYZBn position are accepted either way, since exporters differ on whether they belong to
+ * the position. A block whose size fits neither layout is ignored with a warning.
+ */
+function readFVFData(ctx: XContext, obj: XObject, positions: number, meshName: string): DeclAttributes {
+  const c = new NumberCursor(ctx, obj);
+  const fvf = c.index('FVF code', 2 ** 32) >>> 0;
+  const nDWords = c.count('data DWORDs', 1);
+  const out: DeclAttributes = { normals: null, uvs: null, tangents: null, binormals: null };
+  const position = fvf & FVF_POSITION_MASK;
+  // XYZB1..XYZB5 are 0x6, 0x8, 0xa, 0xc, 0xe: 1..5 extra DWORDs after x, y, z.
+  const blendDWords = position >= 0x6 && position <= 0xe ? (position - 0x4) >> 1 : 0;
+  let tail = 0;
+  const normalAt = fvf & FVF_NORMAL ? tail : -1;
+  if (normalAt >= 0) tail += 3;
+  if (fvf & FVF_PSIZE) tail += 1;
+  if (fvf & FVF_DIFFUSE) tail += 1;
+  if (fvf & FVF_SPECULAR) tail += 1;
+  const texSets = (fvf >>> FVF_TEXCOUNT_SHIFT) & 0xf;
+  const uvAt = texSets > 0 ? tail : -1;
+  const uvFloats = FVF_TEXCOORD_FLOATS[(fvf >>> 16) & 3]!;
+  for (let t = 0; t < texSets; t++) tail += FVF_TEXCOORD_FLOATS[(fvf >>> (16 + 2 * t)) & 3]!;
+  let skip = -1;
+  if (tail > 0 && nDWords === tail * positions) skip = 0;
+  else if (blendDWords > 0 && nDWords === (tail + blendDWords) * positions) skip = blendDWords;
+  if (skip < 0) {
+    ctx.warnings.push(`mesh '${meshName}': FVFData 0x${fvf.toString(16)} holds ${nDWords} DWORDs, not ${tail} per vertex for ${positions} vertices; ignored`);
+    return out;
+  }
+  const stride = tail + skip;
+  const data = obj.numbers;
+  const base = c.pos;
+  if (normalAt >= 0) {
+    const normals = new Float32Array(positions * 3);
+    for (let v = 0; v < positions; v++) {
+      for (let k = 0; k < 3; k++) normals[v * 3 + k] = dwordFloat(data[base + v * stride + skip + normalAt + k]!);
+    }
+    out.normals = normals;
+  }
+  if (uvAt >= 0) {
+    const uvs = new Float32Array(positions * 2);
+    for (let v = 0; v < positions; v++) {
+      const d0 = base + v * stride + skip + uvAt;
+      uvs[v * 2] = dwordFloat(data[d0]!);
+      uvs[v * 2 + 1] = uvFloats > 1 ? dwordFloat(data[d0 + 1]!) : 0;
+    }
+    out.uvs = uvs;
+  }
+  return out;
+}
+
 /** Per-position influences while SkinWeights are read: the MAX_INFLUENCES largest kept. */
 class InfluenceTable {
   readonly joints: Uint16Array;
@@ -244,9 +309,12 @@ export function buildMesh(input: MeshBuildInput): SkinnedMesh {
     } else if (isTemplate(child, 'MeshMaterialList')) {
       materialList = child;
     } else if (isTemplate(child, 'DeclData')) {
-      decl = readDeclData(ctx, child, nPos, name);
+      const d = readDeclData(ctx, child, nPos, name);
+      decl = { normals: d.normals ?? decl?.normals ?? null, uvs: d.uvs ?? decl?.uvs ?? null, tangents: d.tangents, binormals: d.binormals };
     } else if (isTemplate(child, 'FVFData')) {
-      ctx.warnings.push(`mesh '${name}': FVFData (extra vertex data in a flexible vertex format) is not read; ignored`);
+      const fvf = readFVFData(ctx, child, nPos, name);
+      // DeclData, when the mesh has both, is the fuller description and wins.
+      decl = { normals: decl?.normals ?? fvf.normals, uvs: decl?.uvs ?? fvf.uvs, tangents: decl?.tangents ?? null, binormals: decl?.binormals ?? null };
     } else if (isTemplate(child, 'SkinWeights')) {
       skins.push(child);
     } else if (
