@@ -276,7 +276,7 @@ export function buildMesh(input: MeshBuildInput): SkinnedMesh {
   let normalFaces: { starts: Uint32Array; corners: Uint32Array } | null = null;
   let nNormals = 0;
   let uvs: Float32Array | null = null;
-  let decl: DeclAttributes | null = null;
+  let decl = null as DeclAttributes | null;
   let materialList: XObject | null = null;
   const skins: XObject[] = [];
   for (const child of obj.children) {
