@@ -8,7 +8,7 @@
 //   PALETTE_REGISTERS  `uniform vec4 u_constants[REGISTER_COUNT]`: the vs.1.1 constant file, 3 rows per
 //                      4x3 matrix (row r = m[r][0..3]); joints arrive pre-multiplied by 3 (Freidlin).
 //   PALETTE_TEXTURE    RGBA32F texture, slot s = 4 texels (columns) at ((s % 256) * 4, s / 256).
-//   PALETTE_DUAL_QUAT  std140 block `Palette { vec4 u_dualQuat[2 * PALETTE_SIZE]; }`: real, dual.
+//   PALETTE_DUAL_QUAT  std140 block `Palette { vec4 u_dualQuat[3 * PALETTE_SIZE]; }`: real, dual, bind-space scale.
 // Joints: a_joints (uvec4, palette slots or group-local slots), or JOINTS_SLOTS: none, weight k belongs to
 //   matrix k (fixed-function non-indexed blending).
 // Weights: a_weights vec4, the first INFLUENCES renormalised here (sorted descending at load, so the
@@ -55,7 +55,7 @@ mat4 paletteMatrix(uint slot) {
 uniform vec4 u_constants[REGISTER_COUNT];
 #elif defined(PALETTE_DUAL_QUAT)
 layout(std140) uniform Palette {
-  vec4 u_dualQuat[2 * PALETTE_SIZE];
+  vec4 u_dualQuat[3 * PALETTE_SIZE];
 };
 #endif
 
@@ -92,29 +92,35 @@ vec4 skinWeights() {
 }
 
 #if defined(PALETTE_DUAL_QUAT)
-// Adds weight w of the dual quaternion at slot j, flipped into the hemisphere of r0 (antipodality).
-void addDualQuat(uint j, float w, vec4 r0, inout vec4 real, inout vec4 dual) {
-  vec4 r = u_dualQuat[2u * j];
+// Adds weight w of the dual quaternion at slot j, flipped into the hemisphere of r0 (antipodality), and
+// of its scale (not flipped).
+void addDualQuat(uint j, float w, vec4 r0, inout vec4 real, inout vec4 dual, inout vec3 scale) {
+  vec4 r = u_dualQuat[3u * j];
   float s = dot(r, r0) < 0.0 ? -w : w;
   real += s * r;
-  dual += s * u_dualQuat[2u * j + 1u];
+  dual += s * u_dualQuat[3u * j + 1u];
+  scale += w * u_dualQuat[3u * j + 2u].xyz;
 }
 
 void skinVertex(vec3 p, vec3 n, out vec3 position, out vec3 normal) {
   vec4 w = skinWeights();
   uvec4 j = SKIN_JOINTS;
-  vec4 r0 = u_dualQuat[2u * j.x];
+  vec4 r0 = u_dualQuat[3u * j.x];
   vec4 real = w.x * r0;
-  vec4 dual = w.x * u_dualQuat[2u * j.x + 1u];
+  vec4 dual = w.x * u_dualQuat[3u * j.x + 1u];
+  vec3 scale = w.x * u_dualQuat[3u * j.x + 2u].xyz;
 #if INFLUENCES >= 2
-  addDualQuat(j.y, w.y, r0, real, dual);
+  addDualQuat(j.y, w.y, r0, real, dual, scale);
 #endif
 #if INFLUENCES >= 3
-  addDualQuat(j.z, w.z, r0, real, dual);
+  addDualQuat(j.z, w.z, r0, real, dual, scale);
 #endif
 #if INFLUENCES >= 4
-  addDualQuat(j.w, w.w, r0, real, dual);
+  addDualQuat(j.w, w.w, r0, real, dual, scale);
 #endif
+  // Kavan et al. 2008 §4.2: the bind-space scale first, then the blended rigid transform.
+  p *= scale;
+  n /= scale;
   float len = length(real);
   real /= len;
   dual /= len;

@@ -3,21 +3,28 @@
  * technique and its palette job.
  *
  * Contract
- * - Dual-quaternion palette: 8 floats per slot, real part (x, y, z, w) then dual part (x, y, z, w), a unit
- *   rigid transform: rotation r, translation t with dual = ½ · (t, 0) · r. Two vec4 per bone, the layout
- *   the shader's uniform block reads (std140 vec4 array, no padding).
+ * - Dual-quaternion palette: 12 floats per slot, three vec4 the shader's std140 block reads as they are:
+ *   the real part (x, y, z, w), the dual part (x, y, z, w) of a unit rigid transform — rotation r,
+ *   translation t, dual = ½ · (t, 0) · r — then the slot's bind-space scale (sx, sy, sz, 0).
+ * - A palette matrix M = [R·S | t] with S = diag(sx, sy, sz) along the bind-space axes (its columns are
+ *   orthogonal; their lengths are the scale; a negative determinant is carried as a negative sz) is
+ *   represented exactly: skinning scales the vertex by the blended S first, then applies the blended rigid
+ *   part (Kavan et al. 2008, §4.2, scale before the rigid blend). tiny.x is such a file: every palette
+ *   matrix of its walk carries the same S = (1.28, 1.12, 1.47) from its offset matrices.
  * - buildDualQuatPalette reads a matrix palette (16 floats per slot, column-major, bind → model space, the
- *   buildPalette output), drops any scale (columns normalised) and returns the largest scale deviation
- *   |s − 1| it dropped: a pose with scale is not representable (the caller warns). No allocation.
- * - skinMeshDualQuat blends the first `influences` weights (renormalised, as skinMesh), each quaternion's
- *   sign flipped to the hemisphere of the first influence (antipodality), normalises the blend and
- *   transforms positions and normals by it. Same input and output conventions as skinMesh. No allocation.
+ *   buildPalette output) and returns the shear it had to drop: the largest |cos| of the angle between two
+ *   of a matrix's columns (0 for rotation × axis scale). Shear is not representable (the caller warns).
+ *   No allocation.
+ * - skinMeshDualQuat blends the first `influences` weights (renormalised, as skinMesh): scales linearly,
+ *   each quaternion's sign flipped to the hemisphere of the first influence (antipodality), normalises the
+ *   blended dual quaternion, and transforms positions (S then rigid) and normals (S⁻¹ then the rotation;
+ *   not renormalised, as skinMesh). Same input and output conventions as skinMesh. No allocation.
  */
 
 import type { SkinnedMesh } from '../model/types.ts';
 import { MAX_INFLUENCES } from '../model/types.ts';
 
-export const DUAL_QUAT_STRIDE = 8;
+export const DUAL_QUAT_STRIDE = 12;
 
 export function buildDualQuatPalette(palette: Float32Array, slots: number, out: Float32Array, outOffsetFloats = 0): number {
   let worst = 0;
@@ -25,10 +32,21 @@ export function buildDualQuatPalette(palette: Float32Array, slots: number, out: 
     const o = k * 16;
     const sx = Math.hypot(palette[o]!, palette[o + 1]!, palette[o + 2]!);
     const sy = Math.hypot(palette[o + 4]!, palette[o + 5]!, palette[o + 6]!);
-    const sz = Math.hypot(palette[o + 8]!, palette[o + 9]!, palette[o + 10]!);
-    const dev = Math.max(Math.abs(sx - 1), Math.abs(sy - 1), Math.abs(sz - 1));
-    if (dev > worst) worst = dev;
-    const ix = sx > 0 ? 1 / sx : 0, iy = sy > 0 ? 1 / sy : 0, iz = sz > 0 ? 1 / sz : 0;
+    let sz = Math.hypot(palette[o + 8]!, palette[o + 9]!, palette[o + 10]!);
+    const ix = sx > 0 ? 1 / sx : 0, iy = sy > 0 ? 1 / sy : 0;
+    // Shear: cosines between the unit columns.
+    const cxy = (palette[o]! * palette[o + 4]! + palette[o + 1]! * palette[o + 5]! + palette[o + 2]! * palette[o + 6]!) * ix * iy;
+    const czx = sz > 0 ? (palette[o]! * palette[o + 8]! + palette[o + 1]! * palette[o + 9]! + palette[o + 2]! * palette[o + 10]!) * ix / sz : 0;
+    const cyz = sz > 0 ? (palette[o + 4]! * palette[o + 8]! + palette[o + 5]! * palette[o + 9]! + palette[o + 6]! * palette[o + 10]!) * iy / sz : 0;
+    const shear = Math.max(Math.abs(cxy), Math.abs(czx), Math.abs(cyz));
+    if (shear > worst) worst = shear;
+    // A mirroring matrix (negative determinant) keeps a proper rotation with sz negated.
+    const det =
+      palette[o]! * (palette[o + 5]! * palette[o + 10]! - palette[o + 6]! * palette[o + 9]!) -
+      palette[o + 4]! * (palette[o + 1]! * palette[o + 10]! - palette[o + 2]! * palette[o + 9]!) +
+      palette[o + 8]! * (palette[o + 1]! * palette[o + 6]! - palette[o + 2]! * palette[o + 5]!);
+    if (det < 0) sz = -sz;
+    const iz = sz !== 0 ? 1 / sz : 0;
     // Rotation matrix rCR: column C, row R.
     const r00 = palette[o]! * ix, r01 = palette[o + 1]! * ix, r02 = palette[o + 2]! * ix;
     const r10 = palette[o + 4]! * iy, r11 = palette[o + 5]! * iy, r12 = palette[o + 6]! * iy;
@@ -73,6 +91,10 @@ export function buildDualQuatPalette(palette: Float32Array, slots: number, out: 
     out[d + 5] = 0.5 * (-tx * qz + ty * qw + tz * qx);
     out[d + 6] = 0.5 * (tx * qy - ty * qx + tz * qw);
     out[d + 7] = -0.5 * (tx * qx + ty * qy + tz * qz);
+    out[d + 8] = sx;
+    out[d + 9] = sy;
+    out[d + 10] = sz;
+    out[d + 11] = 0;
   }
   return worst;
 }
@@ -97,7 +119,7 @@ export function skinMeshDualQuat(
       if (!(w > 0)) break;
       sum += w;
     }
-    let rx = 0, ry = 0, rz = 0, rw = 0, dx = 0, dy = 0, dz = 0, dw = 0;
+    let rx = 0, ry = 0, rz = 0, rw = 0, dx = 0, dy = 0, dz = 0, dw = 0, sx = 0, sy = 0, sz = 0;
     const o0 = joints[iw]! * DUAL_QUAT_STRIDE;
     const ax = dualQuats[o0]!, ay = dualQuats[o0 + 1]!, az = dualQuats[o0 + 2]!, aw = dualQuats[o0 + 3]!;
     const count = sum > 0 ? used : 1;
@@ -110,6 +132,8 @@ export function skinMeshDualQuat(
       const w = (qx * ax + qy * ay + qz * az + qw * aw < 0 ? -raw : raw) * inv;
       rx += w * qx; ry += w * qy; rz += w * qz; rw += w * qw;
       dx += w * dualQuats[o + 4]!; dy += w * dualQuats[o + 5]!; dz += w * dualQuats[o + 6]!; dw += w * dualQuats[o + 7]!;
+      const ws = raw * inv;
+      sx += ws * dualQuats[o + 8]!; sy += ws * dualQuats[o + 9]!; sz += ws * dualQuats[o + 10]!;
     }
     const len = Math.hypot(rx, ry, rz, rw);
     const il = len > 0 ? 1 / len : 0;
@@ -120,7 +144,7 @@ export function skinMeshDualQuat(
     const ty = 2 * (rw * dy - dw * ry + (rz * dx - rx * dz));
     const tz = 2 * (rw * dz - dw * rz + (rx * dy - ry * dx));
     const p = v * 3;
-    const px = pos[p]!, py = pos[p + 1]!, pz = pos[p + 2]!;
+    const px = pos[p]! * sx, py = pos[p + 1]! * sy, pz = pos[p + 2]! * sz;
     // Rotation v + 2 r × (r × v + rw v).
     let cx = ry * pz - rz * py + rw * px;
     let cy = rz * px - rx * pz + rw * py;
@@ -129,7 +153,7 @@ export function skinMeshDualQuat(
     outPositions[p + 1] = py + 2 * (rz * cx - rx * cz) + ty;
     outPositions[p + 2] = pz + 2 * (rx * cy - ry * cx) + tz;
     if (outNormals !== null) {
-      const nx = nrm[p]!, ny = nrm[p + 1]!, nz = nrm[p + 2]!;
+      const nx = sx !== 0 ? nrm[p]! / sx : 0, ny = sy !== 0 ? nrm[p + 1]! / sy : 0, nz = sz !== 0 ? nrm[p + 2]! / sz : 0;
       cx = ry * nz - rz * ny + rw * nx;
       cy = rz * nx - rx * nz + rw * ny;
       cz = rx * ny - ry * nx + rw * nz;

@@ -388,10 +388,10 @@ export class App {
     st.duplicatedVertices = f.duplicatedVertices;
     st.vertexBytes = f.vertexBytes;
     st.approximatedTriangles = f.approximatedTriangles;
-    const scale = f.unrepresentableScale;
-    if (scale > 1e-3) {
-      if (st.warning === null || !st.warning.startsWith(`pose has scale ${scale.toFixed(3)}`)) {
-        st.warning = `pose has scale ${scale.toFixed(3)} away from 1 that dual quaternions cannot represent; drawn without it`;
+    const shear = f.unrepresentableScale;
+    if (shear > 1e-3) {
+      if (st.warning === null || !st.warning.startsWith(`pose has shear ${shear.toFixed(3)}`)) {
+        st.warning = `pose has shear ${shear.toFixed(3)} (|cos| between palette axes) that dual quaternions cannot represent; drawn without it`;
       }
     } else st.warning = null;
   }

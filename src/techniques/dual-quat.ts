@@ -9,17 +9,17 @@ import type { Technique } from './technique.ts';
 
 /**
  * `dual-quat`: dual-quaternion skinning (Kavan et al. 2007), beyond the seeds. Each palette matrix becomes
- * a unit dual quaternion on the CPU (anim/dual-quat.ts), 2 vec4 per bone in a std140 block; the shader
- * blends them with the antipodality fix, normalises and applies the rigid result, so twisting joints keep
- * their volume. Scale cannot be represented: update() reports the largest scale the pose had, and the
- * app warns while it is visible.
+ * a unit dual quaternion plus its bind-space axis scale on the CPU (anim/dual-quat.ts), 3 vec4 per bone
+ * in a std140 block; the shader blends the scales linearly and the quaternions with the antipodality fix,
+ * normalises, and applies scale then the rigid result, so twisting joints keep their volume. Shear cannot
+ * be represented: update() reports the largest the pose had, and the app warns while it is visible.
  */
 class DualQuatMesh extends SharedMesh {
   private readonly ubo: PaletteUbo;
   private readonly palette: Float32Array;
   constructor(gl: WebGL2RenderingContext, buffers: MeshBuffers, capacity: number) {
     super(gl, buffers);
-    this.ubo = new PaletteUbo(gl, capacity, DUAL_QUAT_STRIDE, [0, 0, 0, 1, 0, 0, 0, 0]);
+    this.ubo = new PaletteUbo(gl, capacity, DUAL_QUAT_STRIDE, [0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0]);
     this.palette = new Float32Array(Math.max(1, buffers.mesh.bones.length) * 16);
   }
   update(player: AnimPlayer): number {
@@ -40,7 +40,7 @@ class DualQuatMesh extends SharedMesh {
 export const dualQuat: Technique = {
   id: 'dual-quat',
   label: 'Dual quaternions (Kavan)',
-  summary: 'palette as unit dual quaternions (2 vec4 per bone): rigid blends without the candy-wrapper collapse',
+  summary: 'palette as unit dual quaternions plus axis scale (3 vec4 per bone): rigid blends without the candy-wrapper collapse',
   groupUniform: null,
   unsupportedReason: (scene, caps) => uboUnsupported(scene, caps, DUAL_QUAT_STRIDE),
   defines: (scene, caps, o) => ({

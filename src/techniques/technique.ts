@@ -91,7 +91,7 @@ export interface TechniqueMesh {
   bind(): void;
   /** Loads group `group`'s matrices into the program's group uniform; returns bytes uploaded. */
   setGroup(group: number, location: WebGLUniformLocation | null): number;
-  /** Largest scale the pose had that the technique cannot represent (dual-quat), else 0. */
+  /** How far the pose is from what the technique can represent (dual-quat: the palette's shear, |cos| between matrix columns), else 0. */
   readonly unrepresentableScale: number;
   dispose(): void;
 }
