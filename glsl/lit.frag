@@ -1,16 +1,29 @@
 // Lit surface: material diffuse colour times its texture (a 1x1 white texture when it has none).
+// The teaching views replace the material with a debug colour (debug_views.glsl), kept shaded:
+//   VIEW_WEIGHTS     v_view.x, the chosen bone's weight, on a blue → red ramp
+//   VIEW_INFLUENCES  v_view.y, the vertex's kept influence count, one colour per count
+//   VIEW_GROUPS      u_viewGroup, the draw's bone group (set per draw by the renderer), a hashed colour
 precision highp float;
 
 #include <camera_pars>
 #include <lighting_pars>
+#if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES) || defined(VIEW_GROUPS)
+#include <debug_views>
+#endif
 
 uniform vec4 u_diffuse;
 uniform sampler2D u_diffuseMap;
 uniform float u_alpha;
+#if defined(VIEW_GROUPS)
+uniform int u_viewGroup;
+#endif
 
 in vec3 v_worldPos;
 in vec3 v_normal;
 in vec2 v_uv;
+#if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES)
+in vec2 v_view;
+#endif
 
 out vec4 o_colour;
 
@@ -19,8 +32,16 @@ void main() {
   vec3 viewDir = normalize(u_cameraPos - v_worldPos);
   // Two-sided: shade back faces (open meshes) with the flipped normal.
   if (!gl_FrontFacing) n = -n;
+#if defined(VIEW_WEIGHTS)
+  o_colour = vec4(shadeFlat(weightRamp(v_view.x), n, u_keyDir), u_alpha);
+#elif defined(VIEW_INFLUENCES)
+  o_colour = vec4(shadeFlat(influenceColour(v_view.y), n, u_keyDir), u_alpha);
+#elif defined(VIEW_GROUPS)
+  o_colour = vec4(shadeFlat(groupColour(u_viewGroup), n, u_keyDir), u_alpha);
+#else
   vec4 tex = texture(u_diffuseMap, v_uv);
   vec3 albedo = pow(u_diffuse.rgb * tex.rgb, vec3(2.2));
   vec3 c = shadeSurface(albedo, n, viewDir);
   o_colour = vec4(linearToSrgb(c), u_diffuse.a * tex.a * u_alpha);
+#endif
 }

@@ -1,5 +1,6 @@
 // Skinned mesh vertex stage: bind-space attributes -> skin (skin_pars) -> world -> clip.
 // NO_SKIN: the attributes are already skinned (software technique: model space, CPU-written).
+// VIEW_ATTRIB (a location): the weights/influences views' per-vertex data (render/view-data.ts), passed on as v_view.
 precision highp float;
 precision highp int;
 
@@ -15,6 +16,10 @@ in vec2 a_uv;
 out vec3 v_worldPos;
 out vec3 v_normal;
 out vec2 v_uv;
+#if defined(VIEW_ATTRIB)
+layout(location = VIEW_ATTRIB) in vec2 a_view;
+out vec2 v_view;
+#endif
 
 void main() {
 #if defined(NO_SKIN)
@@ -29,5 +34,8 @@ void main() {
   v_worldPos = world.xyz;
   v_normal = mat3(u_world) * normal;
   v_uv = a_uv;
+#if defined(VIEW_ATTRIB)
+  v_view = a_view;
+#endif
   gl_Position = u_viewProj * world;
 }

@@ -7,6 +7,8 @@ import { OrbitCamera } from '../render/camera.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
 import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../anim/dual-quat.ts';
 import { skinMesh } from '../anim/software-skin.ts';
+import { busiestBone, influencingBones } from '../render/view-data.ts';
+import { VIEW_IDS } from '../render/views.ts';
 import { emptyFigures, Renderer, type FrameFigures, type RenderOptions } from '../render/renderer.ts';
 import { clampPalette, findTechnique, paletteRange, TECHNIQUES, type Technique } from '../techniques/index.ts';
 import { findBuiltin } from './builtins.ts';
@@ -26,6 +28,10 @@ export interface LoadedModel {
   readonly warnings: readonly string[];
   /** Palette bytes per frame (all meshes). */
   readonly paletteBytes: number;
+  /** Skeleton nodes that skin a vertex, in skeleton order: what the `bone` key indexes. */
+  readonly bones: readonly number[];
+  /** The weights view's default bone (the node weighting the most vertices), or -1. */
+  readonly defaultBone: number;
 }
 
 /** What the app tells the page chrome (GUI, overlays); implemented in src/ui. */
@@ -58,6 +64,12 @@ export interface Stats {
   cpuSkinUs: number;
   /** A limit of the technique the current pose runs into (dual-quat and scale), or null. */
   warning: string | null;
+  /** Diff view: pixels that differ from the software reference (last count) and their share of the canvas; -1 in other views. */
+  diffPixels: number;
+  diffShare: number;
+  /** The view drawn, and the weights view's bone name (for the legend). */
+  view: string;
+  bone: string;
 }
 
 /** skinCheck(): the technique's GPU-skinned positions (transform feedback) against the CPU reference. */
@@ -94,7 +106,9 @@ export class App {
   private lastFrame = -1;
   private readonly figures: FrameFigures = emptyFigures();
   /** Filled from the state each frame (no per-frame object). */
-  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, palette: 12, view: 'shaded', skeleton: false, grid: true };
+  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, palette: 12, view: 'shaded', skeleton: false, grid: true, bindPose: false, bone: -1 };
+  /** state.bone resolved against the current model: a skeleton node, or -1. */
+  private boneNode = -1;
   private readonly frameWaiters: (() => void)[] = [];
   private readonly statsWindow = { start: 0, frames: 0, cpuUs: 0, upload: 0, skinUs: 0 };
   private readonly lastStats: Stats = {
@@ -111,6 +125,10 @@ export class App {
     approximatedTriangles: 0,
     cpuSkinUs: 0,
     warning: null,
+    diffPixels: -1,
+    diffShare: -1,
+    view: 'shaded',
+    bone: '',
   };
   private cameraDirty = true;
   private running = false;
@@ -143,10 +161,46 @@ export class App {
       this.applyClip(this.current, params.t === undefined && !this.state.paused ? this.state.crossfade : 0);
     }
     if (this.current) errors.push(...this.checkTechnique(this.current, askedPalette));
+    if (this.current && (params.bone !== undefined || params.model !== undefined)) {
+      const why = this.resolveBone(this.current, params.bone !== undefined);
+      if (why) errors.push(why);
+    }
     // Reported after any load, which clears the banner when it starts.
     if (errors.length > 0 && loaded) this.fail(errors.join('\n'));
     this.view.stateChanged();
     await this.nextFrame();
+  }
+
+  /**
+   * Resolves state.bone (name, or index into model.bones; '' = the default bone) into the node the weights
+   * view shows, and writes the bone's name back. An unknown bone falls back to the default; returns the
+   * message when `explicit` (the user named it), else null.
+   */
+  private resolveBone(model: LoadedModel, explicit: boolean): string | null {
+    const names = model.scene.skeleton.names;
+    const want = this.state.bone;
+    let node = -1;
+    if (want !== '') {
+      node = model.bones.find((b) => names[b] === want) ?? -1;
+      if (node < 0 && /^\d+$/.test(want) && Number(want) < model.bones.length) node = model.bones[Number(want)]!;
+    }
+    let why: string | null = null;
+    if (node < 0) {
+      if (want !== '' && explicit) {
+        const list = model.bones.map((b) => names[b]);
+        why = `bone=${want}: no such bone (a name or 0..${model.bones.length - 1}; bones: ${list.slice(0, 12).join(', ')}${list.length > 12 ? ', …' : ''})`;
+      }
+      node = model.defaultBone;
+    }
+    this.boneNode = node;
+    this.state.bone = node >= 0 ? names[node] ?? String(node) : '';
+    return why;
+  }
+
+  /** The model's bones by name (the `bone` key's names, in index order). */
+  boneNames(): string[] {
+    const m = this.current;
+    return m ? m.bones.map((b) => m.scene.skeleton.names[b] ?? String(b)) : [];
   }
 
   /** Options the technique state depends on, from AppState. */
@@ -219,9 +273,12 @@ export class App {
         return false;
       }
       const paletteBytes = scene.meshes.reduce((n, m) => n + m.bones.length * 64, 0);
-      const loaded: LoadedModel = { id, label, scene, player, gpu, framing, warnings, paletteBytes };
+      const bones = influencingBones(scene.meshes);
+      const defaultBone = busiestBone(scene.meshes, scene.skeleton.parents.length);
+      const loaded: LoadedModel = { id, label, scene, player, gpu, framing, warnings, paletteBytes, bones, defaultBone };
       const previous = this.current;
       this.current = loaded;
+      this.resolveBone(loaded, false);
       const techniqueErrors = this.checkTechnique(loaded, null);
       if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
       const technique = findTechnique(this.state.technique) ?? TECHNIQUES[0]!;
@@ -347,7 +404,14 @@ export class App {
     o.view = s.view;
     o.skeleton = s.skeleton;
     o.grid = s.grid;
+    o.bindPose = s.bindPose;
+    o.bone = this.boneNode;
     this.renderer.render(model.gpu, player, this.camera, o, this.figures);
+    // Not averaged: the diff count is already a sampled figure, and the legend follows the view at once.
+    this.lastStats.diffPixels = this.figures.diffPixels;
+    this.lastStats.diffShare = this.figures.diffShare;
+    this.lastStats.view = s.view;
+    this.lastStats.bone = s.bone;
 
     const w = this.statsWindow;
     if (w.frames === 0) w.start = now;
@@ -447,6 +511,10 @@ export class App {
       palette: this.state.palette,
       paletteRange: this.paletteRange(),
       view: this.state.view,
+      views: [...VIEW_IDS],
+      bone: this.state.bone,
+      boneNames: this.boneNames(),
+      bindPose: this.state.bindPose,
       grid: this.state.grid,
       skeleton: this.state.skeleton,
       morphTargets: scene?.morphTargets ?? [],

@@ -22,6 +22,14 @@ export interface AppState {
   /** Palette size of `ff-indexed` (matrices per draw); clamped to what the model and device allow. */
   palette: number;
   view: ViewId;
+  /**
+   * The weights view's bone: a name or a 0-based index into the model's bones (the skeleton nodes that skin
+   * a vertex, in skeleton order), as given; resolved against the loaded model ('' = the default bone, the one
+   * weighting the most vertices).
+   */
+  bone: string;
+  /** Draw the stored bind-space mesh (identity palette) and the skeleton in bind pose. */
+  bindPose: boolean;
   skeleton: boolean;
   grid: boolean;
   /** false hides every overlay (GUI, stats, hints) for clean screenshots. */
@@ -57,6 +65,8 @@ export function defaultState(): AppState {
     influences: 4,
     palette: 12,
     view: 'shaded',
+    bone: '',
+    bindPose: false,
     skeleton: false,
     grid: true,
     gui: true,
@@ -125,6 +135,12 @@ export function applyParams(state: AppState, params: Record<string, string | num
       case 'view':
         if (!(VIEW_IDS as readonly string[]).includes(value)) bad(key, raw, `unknown view; one of ${VIEW_IDS.join(', ')}`);
         else state.view = value as ViewId;
+        break;
+      case 'bone':
+        state.bone = value;
+        break;
+      case 'bindPose':
+        state.bindPose = value === '1' || value === 'true' || raw === true;
         break;
       case 'camera': {
         const preset = CAMERA_PRESETS[value];

@@ -3,11 +3,14 @@ import { ATTRIB } from '../gpu/programs.ts';
 import { loadMaterialTextures, type CompanionSource } from '../gpu/textures.ts';
 import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
+import { BindPose } from './bind-pose.ts';
+import { ViewAttributes } from './view-data.ts';
 
 /**
  * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
  * state (built the first time a technique is used, kept so switching back is instant), the skeleton
- * overlay's line buffer, and the floor grid and contact shadow sized to the model. dispose() releases all of it.
+ * overlay's line buffer, the floor grid and contact shadow sized to the model, the weights/influences views'
+ * vertex attributes and the bind pose. dispose() releases all of it.
  */
 export class ModelGpu {
   readonly meshes: MeshBuffers[];
@@ -27,6 +30,10 @@ export class ModelGpu {
   readonly shadowVao: WebGLVertexArrayObject;
   readonly shadowVertexCount: number;
   private readonly shadowBuffer: WebGLBuffer;
+  /** Identity palette and bind-pose node matrices (the bind pose toggle). */
+  readonly bindPose: BindPose;
+  /** Per technique vertex array: the weights and influences views' attribute (render/view-data.ts). */
+  readonly viewAttributes: ViewAttributes;
   private disposed = false;
 
   private constructor(
@@ -40,6 +47,8 @@ export class ModelGpu {
   ) {
     this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
     this.textures = textures;
+    this.bindPose = new BindPose(scene);
+    this.viewAttributes = new ViewAttributes(gl);
     const nodes = scene.skeleton.parents.length;
     this.boneLines = new Float32Array(nodes * 2 * 7);
     [this.boneVao, this.boneBuffer] = lineVao(gl, this.boneLines, gl.DYNAMIC_DRAW);
@@ -92,6 +101,7 @@ export class ModelGpu {
     for (const m of this.meshes) m.dispose();
     for (const list of this.techniqueMeshes.values()) for (const t of list) t.dispose();
     this.techniqueMeshes.clear();
+    this.viewAttributes.dispose();
     for (const t of this.textures) if (t) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);
     gl.deleteBuffer(this.boneBuffer);

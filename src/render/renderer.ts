@@ -1,13 +1,18 @@
 import { mat4, vec3 } from 'gl-matrix';
 import * as twgl from 'twgl.js';
 import type { AnimPlayer } from '../anim/player.ts';
-import { ProgramCache } from '../gpu/programs.ts';
+import { ProgramCache, type Defines } from '../gpu/programs.ts';
+import { MAX_INFLUENCES } from '../model/types.ts';
 import { solidTexture } from '../gpu/textures.ts';
 import { UniformBinding } from '../gpu/uniforms.ts';
-import type { DeviceCaps, Technique, TechniqueMesh } from '../techniques/technique.ts';
+import { software } from '../techniques/software.ts';
+import { TECHNIQUE_IDS, type DeviceCaps, type PoseSource, type Technique, type TechniqueMesh } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import type { ModelGpu } from './model-gpu.ts';
-import type { ViewId } from './views.ts';
+import { DiffSchedule } from './diff-count.ts';
+import { DiffView } from './diff-view.ts';
+import { VIEW_ATTRIB_LOCATION } from './view-data.ts';
+import { surfaceView, type SurfaceView, type ViewId } from './views.ts';
 
 
 export interface RenderOptions {
@@ -20,6 +25,10 @@ export interface RenderOptions {
   skeleton: boolean;
   /** The floor: grid and contact shadow. */
   grid: boolean;
+  /** Draw with an identity palette (the stored bind-space mesh) and the skeleton in bind pose. */
+  bindPose: boolean;
+  /** Skeleton node whose weights the `weights` view shows (-1: none). */
+  bone: number;
 }
 
 /** Figures of the last frame; written in place by render() (the live cost panel reads them). */
@@ -38,6 +47,9 @@ export interface FrameFigures {
   approximatedTriangles: number;
   /** Largest scale the technique had to drop this frame (dual-quat), else 0. */
   unrepresentableScale: number;
+  /** Diff view: pixels differing from the software reference at the last count, and their share of the canvas; -1 in other views. */
+  diffPixels: number;
+  diffShare: number;
 }
 
 export function emptyFigures(): FrameFigures {
@@ -51,7 +63,39 @@ export function emptyFigures(): FrameFigures {
     vertexBytes: 0,
     approximatedTriangles: 0,
     unrepresentableScale: 0,
+    diffPixels: -1,
+    diffShare: -1,
   };
+}
+
+/** A program variant of one slot and its uniform bindings. */
+interface Variant {
+  model: ModelGpu;
+  technique: Technique;
+  influences: number;
+  palette: number;
+  surface: SurfaceView;
+  lit: twgl.ProgramInfo;
+  flat: twgl.ProgramInfo;
+  litFrame: UniformBinding<Renderer['frameUniforms']>;
+  litMaterial: UniformBinding<Renderer['materialUniforms']>;
+  litView: UniformBinding<Renderer['viewUniforms']>;
+  flatFrame: UniformBinding<Renderer['frameUniforms']>;
+  flatColour: UniformBinding<Renderer['flatUniforms']>;
+  /** The technique's per-draw group uniform in each program (null when it has none). */
+  litGroup: WebGLUniformLocation | null;
+  flatGroup: WebGLUniformLocation | null;
+}
+
+/** Diff-view signature: technique, influences, palette, bind pose, time, canvas size, floor, viewProj (16). */
+const DIFF_SIGNATURE = 23;
+
+/** lit.frag's define set for a colouring: the technique's defines plus the view's (VIEW_ATTRIB: the view attribute's location). */
+export function surfaceDefines(defines: Defines, surface: SurfaceView): Defines {
+  if (surface === 'weights') return { ...defines, VIEW_WEIGHTS: true, VIEW_ATTRIB: VIEW_ATTRIB_LOCATION };
+  if (surface === 'influences') return { ...defines, VIEW_INFLUENCES: true, VIEW_ATTRIB: VIEW_ATTRIB_LOCATION };
+  if (surface === 'groups') return { ...defines, VIEW_GROUPS: true };
+  return defines;
 }
 
 /** Transform-feedback readback of one mesh: skinned model-space positions per technique vertex. */
@@ -91,6 +135,12 @@ export class Renderer {
   };
   private readonly flatUniforms = { u_colour: new Float32Array([0.55, 0.85, 1.0, 0.55]) };
   private readonly lineUniforms = { u_pointSize: 6, u_round: 0 };
+  /** Per-draw uniforms of the groups view. */
+  private readonly viewUniforms = { u_viewGroup: 0 };
+  /** The diff view's targets and composite, created the first time the view is drawn. */
+  private diff: DiffView | null = null;
+  private readonly diffSchedule = new DiffSchedule(DIFF_SIGNATURE);
+  private readonly diffSignature = new Float64Array(DIFF_SIGNATURE);
   /** Technique options of the frame being drawn (reused object). */
   private readonly techniqueOptions = { influences: 4, palette: 12 };
 
@@ -115,52 +165,42 @@ export class Renderer {
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */
   warm(model: ModelGpu, technique: Technique, influences: number, palette: number): void {
-    this.variant(model, technique, influences, palette);
+    this.variant(0, model, technique, influences, palette, 'shaded');
   }
 
-  // The programs of the last (model, technique, influences, palette) and their uniform bindings; re-resolved
-  // only when one of them changes.
-  private current: {
-    model: ModelGpu | null;
-    technique: Technique | null;
-    influences: number;
-    palette: number;
-    lit: twgl.ProgramInfo;
-    flat: twgl.ProgramInfo;
-    litFrame: UniformBinding<Renderer['frameUniforms']>;
-    litMaterial: UniformBinding<Renderer['materialUniforms']>;
-    flatFrame: UniformBinding<Renderer['frameUniforms']>;
-    flatColour: UniformBinding<Renderer['flatUniforms']>;
-    /** The technique's per-draw group uniform in each program (null when it has none). */
-    litGroup: WebGLUniformLocation | null;
-    flatGroup: WebGLUniformLocation | null;
-  } | null = null;
+  // Program variants per slot (0: the chosen technique in the view's colouring; 1: the diff view's software
+  // reference) and their uniform bindings; re-resolved only when (model, technique, influences, palette,
+  // colouring) of the slot changes.
+  private readonly variants: (Variant | null)[] = [null, null];
 
-  private variant(model: ModelGpu, technique: Technique, influences: number, palette: number): NonNullable<Renderer['current']> {
-    const c = this.current;
-    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette) return c;
+  private variant(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView): Variant {
+    const c = this.variants[slot];
+    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface) return c;
     const o = this.techniqueOptions;
     o.influences = influences;
     o.palette = palette;
     const defines = technique.defines(model.scene, this.caps, o);
-    const lit = this.programs.get('skinned.vert', 'lit.frag', defines);
+    const lit = this.programs.get('skinned.vert', 'lit.frag', surfaceDefines(defines, surface));
     const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
     const group = technique.groupUniform;
-    this.current = {
+    const v: Variant = {
       model,
       technique,
       influences,
       palette,
+      surface,
       lit,
       flat,
       litFrame: new UniformBinding(lit, this.frameUniforms),
       litMaterial: new UniformBinding(lit, this.materialUniforms),
+      litView: new UniformBinding(lit, this.viewUniforms),
       flatFrame: new UniformBinding(flat, this.frameUniforms),
       flatColour: new UniformBinding(flat, this.flatUniforms),
       litGroup: group ? this.gl.getUniformLocation(lit.program, group) : null,
       flatGroup: group ? this.gl.getUniformLocation(flat.program, group) : null,
     };
-    return this.current;
+    this.variants[slot] = v;
+    return v;
   }
 
   /** The technique's mesh state for the model under these options (built on first use). */
@@ -171,7 +211,7 @@ export class Renderer {
     return model.techniqueMeshesFor(technique, this.caps, o);
   }
 
-  /** Clears to the background colour (also what is drawn while no model is loaded). */
+  /** Clears the bound framebuffer (the canvas or a diff target) to the background colour (also what is drawn while no model is loaded). */
   clear(): void {
     const gl = this.gl;
     gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
@@ -189,23 +229,19 @@ export class Renderer {
     out.vertexBytes = 0;
     out.approximatedTriangles = 0;
     out.unrepresentableScale = 0;
-    this.clear();
-    gl.enable(gl.DEPTH_TEST);
-    gl.depthFunc(gl.LEQUAL);
-    gl.disable(gl.CULL_FACE);
-
     const fu = this.frameUniforms;
     fu.u_viewProj = camera.viewProj;
     fu.u_cameraPos = camera.position;
+    const pose: PoseSource = opts.bindPose ? model.bindPose : player;
 
     const technique = opts.technique;
-    const v = this.variant(model, technique, opts.influences, opts.palette);
-    const lit = v.lit;
+    const surface = surfaceView(opts.view);
+    const v = this.variant(0, model, technique, opts.influences, opts.palette, surface);
     const tmeshes = this.techniqueMeshes(model, technique, opts.influences, opts.palette);
     const t0 = performance.now();
     for (let i = 0; i < tmeshes.length; i++) {
       const tm = tmeshes[i]!;
-      out.uploadBytes += tm.update(player);
+      out.uploadBytes += tm.update(pose);
       out.groups += tm.cost.groups;
       out.duplicatedVertices += tm.cost.duplicatedVertices;
       out.vertexBytes += tm.cost.vertexBytes;
@@ -213,6 +249,82 @@ export class Renderer {
       if (tm.unrepresentableScale > out.unrepresentableScale) out.unrepresentableScale = tm.unrepresentableScale;
     }
     out.skinUs = (performance.now() - t0) * 1000;
+    if (surface === 'weights' || surface === 'influences') {
+      const meshes = model.scene.meshes;
+      for (let i = 0; i < tmeshes.length; i++) model.viewAttributes.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);
+    }
+
+    if (opts.view === 'diff') {
+      // The reference first, into its own target, then the technique into another; the canvas gets the composite.
+      // The reference is software with every influence (MAX_INFLUENCES), so truncation shows as well as the technique's own error.
+      const dv = (this.diff ??= new DiffView(gl));
+      dv.resize(gl.drawingBufferWidth, gl.drawingBufferHeight);
+      const reference = software;
+      const rv = this.variant(1, model, reference, MAX_INFLUENCES, opts.palette, 'shaded');
+      const rmeshes = this.techniqueMeshes(model, reference, MAX_INFLUENCES, opts.palette);
+      if (rmeshes !== tmeshes) for (let i = 0; i < rmeshes.length; i++) rmeshes[i]!.update(pose);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, dv.reference.framebuffer);
+      this.drawScene(model, rv, rmeshes, opts, out, false);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, dv.image.framebuffer);
+      this.drawScene(model, v, tmeshes, opts, out, true);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+      dv.composite();
+      out.drawCalls++;
+      const sig = this.diffSignature;
+      sig[0] = TECHNIQUE_IDS.indexOf(technique.id);
+      sig[1] = opts.influences;
+      sig[2] = opts.palette;
+      sig[3] = opts.bindPose ? 1 : 0;
+      sig[4] = player.time;
+      sig[5] = gl.drawingBufferWidth * 65536 + gl.drawingBufferHeight;
+      sig[6] = opts.grid ? 1 : 0;
+      for (let i = 0; i < 16; i++) sig[7 + i] = camera.viewProj[i]!;
+      if (this.diffSchedule.due(sig)) dv.count();
+      out.diffPixels = dv.differing;
+      out.diffShare = dv.share;
+    } else {
+      this.diffSchedule.reset();
+      out.diffPixels = -1;
+      out.diffShare = -1;
+      this.drawScene(model, v, tmeshes, opts, out, true);
+    }
+
+    // Skeleton (bones and joints) on top of everything, in the pose drawn.
+    if (opts.skeleton || opts.view === 'skeleton') {
+      gl.useProgram(this.lines.program);
+      this.linesFrame.apply();
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      this.fillBoneLines(model, opts.bindPose ? model.bindPose.model : player.model, opts.view === 'weights' ? opts.bone : -1);
+      model.uploadBoneLines();
+      gl.disable(gl.DEPTH_TEST);
+      gl.bindVertexArray(model.boneVao);
+      this.lineUniforms.u_round = 0;
+      this.linesStyle.apply();
+      gl.drawArrays(gl.LINES, 0, model.boneLines.length / 7);
+      this.lineUniforms.u_round = 1;
+      this.lineUniforms.u_pointSize = Math.max(4, 6 * (gl.drawingBufferHeight / 800));
+      this.linesStyle.apply();
+      gl.drawArrays(gl.POINTS, 0, model.boneLines.length / 7);
+      out.drawCalls += 2;
+      gl.enable(gl.DEPTH_TEST);
+    }
+    gl.disable(gl.BLEND);
+    gl.bindVertexArray(null);
+  }
+
+  /**
+   * Clears the bound framebuffer and draws the floor, the technique's surfaces in the variant's colouring
+   * (ghosted in the skeleton view) and the wireframe view's edges. Technique state is already updated.
+   * `meshFigures`: count the draws as the technique's (false for the diff view's reference pass).
+   */
+  private drawScene(model: ModelGpu, v: Variant, tmeshes: readonly TechniqueMesh[], opts: RenderOptions, out: FrameFigures, meshFigures: boolean): void {
+    const gl = this.gl;
+    this.clear();
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LEQUAL);
+    gl.disable(gl.CULL_FACE);
 
     // Floor (grid, then the contact shadow darkening it), blended, depth not written, before the model.
     if (opts.grid) {
@@ -233,16 +345,22 @@ export class Renderer {
     }
 
     // Surfaces: per mesh, the technique's draws; a group's matrices are loaded when the group changes.
+    // The groups view numbers groups across meshes: a grouped technique's bone groups, else one per draw (subset).
     const ghost = opts.view === 'skeleton';
     if (ghost) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.depthMask(false);
     }
-    gl.useProgram(lit.program);
+    gl.useProgram(v.lit.program);
     v.litFrame.apply();
     const mu = this.materialUniforms;
     mu.u_alpha = ghost ? 0.3 : 1;
+    const groupsView = v.surface === 'groups';
+    const grouped = v.technique.groupUniform !== null;
+    const vu = this.viewUniforms;
+    let groupBase = 0;
+    let drawIndex = 0;
     const scene = model.scene;
     for (let i = 0; i < tmeshes.length; i++) {
       const tm = tmeshes[i]!;
@@ -256,7 +374,8 @@ export class Renderer {
         const draw = draws[d]!;
         if (draw.group !== group) {
           group = draw.group;
-          out.uploadBytes += tm.setGroup(group, v.litGroup);
+          const bytes = tm.setGroup(group, v.litGroup);
+          if (meshFigures) out.uploadBytes += bytes;
         }
         if (draw.material !== material) {
           material = draw.material;
@@ -272,10 +391,16 @@ export class Renderer {
           mu.u_diffuseMap = model.textures[material] ?? this.white;
           v.litMaterial.apply();
         }
+        if (groupsView) {
+          vu.u_viewGroup = grouped ? groupBase + draw.group : drawIndex;
+          v.litView.apply();
+        }
         gl.drawElements(gl.TRIANGLES, draw.count, tm.indexType, draw.first * indexBytes);
+        drawIndex++;
         out.drawCalls++;
-        out.meshDrawCalls++;
+        if (meshFigures) out.meshDrawCalls++;
       }
+      groupBase += tm.cost.groups;
     }
     if (ghost) {
       gl.disable(gl.BLEND);
@@ -306,35 +431,15 @@ export class Renderer {
       gl.disable(gl.POLYGON_OFFSET_FILL);
       gl.disable(gl.BLEND);
     }
-
-    // Skeleton on top of everything.
-    if (opts.skeleton || opts.view === 'skeleton') {
-      gl.useProgram(this.lines.program);
-      this.linesFrame.apply();
-      gl.enable(gl.BLEND);
-      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
-      this.fillBoneLines(model, player);
-      model.uploadBoneLines();
-      gl.disable(gl.DEPTH_TEST);
-      gl.bindVertexArray(model.boneVao);
-      this.lineUniforms.u_round = 0;
-      this.linesStyle.apply();
-      gl.drawArrays(gl.LINES, 0, model.boneLines.length / 7);
-      this.lineUniforms.u_round = 1;
-      this.lineUniforms.u_pointSize = Math.max(4, 6 * (gl.drawingBufferHeight / 800));
-      this.linesStyle.apply();
-      gl.drawArrays(gl.POINTS, 0, model.boneLines.length / 7);
-      out.drawCalls += 2;
-      gl.enable(gl.DEPTH_TEST);
-    }
-    gl.disable(gl.BLEND);
     gl.bindVertexArray(null);
   }
 
-  /** Node-to-parent segments from the player's model matrices (translation column = joint position). */
-  private fillBoneLines(model: ModelGpu, player: AnimPlayer): void {
+  /**
+   * Node-to-parent segments from node → model matrices `m` (16 floats per node; translation column = joint
+   * position). Segments touching node `highlight` (the weights view's bone; -1 none) are drawn in cyan.
+   */
+  private fillBoneLines(model: ModelGpu, m: Float32Array, highlight: number): void {
     const parents = model.scene.skeleton.parents;
-    const m = player.model;
     const out = model.boneLines;
     for (let i = 0; i < parents.length; i++) {
       const p = parents[i]!;
@@ -355,6 +460,11 @@ export class Renderer {
       out[o + 11] = 0.85;
       out[o + 12] = 0.35;
       out[o + 13] = 1;
+      if (highlight >= 0 && (i === highlight || p === highlight)) {
+        out[o + 3] = out[o + 10] = 0.2;
+        out[o + 4] = out[o + 11] = 0.95;
+        out[o + 5] = out[o + 12] = 1.0;
+      }
     }
   }
 
@@ -405,11 +515,14 @@ export class Renderer {
     }
     gl.disable(gl.RASTERIZER_DISCARD);
     gl.deleteTransformFeedback(tf);
-    this.current = null;
+    this.variants[0] = null;
+    this.variants[1] = null;
     return results;
   }
 
   dispose(): void {
+    this.diff?.dispose();
+    this.diff = null;
     this.programs.dispose();
     this.gl.deleteTexture(this.white);
   }

@@ -1,3 +1,36 @@
 /** Debug views of CONTRACT section 2 that this build draws (no GL here: the URL layer imports it). */
-export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton'] as const;
+export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
+
+/**
+ * What each view shows (GUI tooltips, the legend):
+ * - shaded: the lit model. wireframe: edges over it. skeleton: a ghosted model under the bones and joints.
+ * - weights: heat map of one bone's weight per vertex after truncation to `influences` (blue 0 → red 1).
+ * - influences: non-zero influences per vertex after truncation (1, 2, 3, 4: INFLUENCE_COLOURS).
+ * - groups: one hashed colour per bone group of the technique's partition (per draw for one-group techniques).
+ * - diff: |technique − software| per pixel, amplified, in red to yellow over a dimmed grey of the image.
+ */
+export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
+  shaded: 'lit model',
+  wireframe: 'edges over the lit model',
+  skeleton: 'bones and joints over a ghosted model',
+  weights: "the chosen bone's weight per vertex: blue 0 → red 1",
+  influences: 'influences per vertex after truncation: 1, 2, 3, 4',
+  groups: "the technique's bone groups (draws with their own matrices), one colour each",
+  diff: 'this technique against the software reference: differing pixels red (small) to yellow (large)',
+};
+
+/** The influences view's colours for 1..4 influences, sRGB 0..1; glsl/include/view_colours.glsl holds the same. */
+export const INFLUENCE_COLOURS: readonly (readonly [number, number, number])[] = [
+  [0.2, 0.45, 1.0],
+  [0.25, 0.8, 0.3],
+  [1.0, 0.78, 0.1],
+  [0.95, 0.2, 0.3],
+];
+
+/** Views drawn by the lit program with a define set of their own (lit.frag): the per-vertex and per-draw colourings. */
+export type SurfaceView = 'shaded' | 'weights' | 'influences' | 'groups';
+
+export function surfaceView(view: ViewId): SurfaceView {
+  return view === 'weights' || view === 'influences' || view === 'groups' ? view : 'shaded';
+}

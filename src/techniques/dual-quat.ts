@@ -1,11 +1,10 @@
 import { buildDualQuatPalette, DUAL_QUAT_STRIDE } from '../anim/dual-quat.ts';
-import type { AnimPlayer } from '../anim/player.ts';
 import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { PaletteUbo } from '../gpu/palette-ubo.ts';
 import { clampInfluences } from './influences.ts';
 import { uboPaletteSize, uboUnsupported } from './limits.ts';
 import { SharedMesh } from './mesh-state.ts';
-import type { Technique } from './technique.ts';
+import type { Technique, PoseSource } from './technique.ts';
 
 /**
  * `dual-quat`: dual-quaternion skinning (Kavan et al. 2007), beyond the seeds. Each palette matrix becomes
@@ -22,7 +21,7 @@ class DualQuatMesh extends SharedMesh {
     this.ubo = new PaletteUbo(gl, capacity, DUAL_QUAT_STRIDE, [0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0]);
     this.palette = new Float32Array(Math.max(1, buffers.mesh.bones.length) * 16);
   }
-  update(player: AnimPlayer): number {
+  update(player: PoseSource): number {
     const mesh = this.buffers.mesh;
     player.writePalette(mesh, this.palette, 0);
     this.unrepresentableScale = buildDualQuatPalette(this.palette, mesh.bones.length, this.ubo.data, 0);

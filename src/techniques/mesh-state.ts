@@ -1,9 +1,8 @@
-import type { AnimPlayer } from '../anim/player.ts';
 import { uniqueEdges, type MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 import type { Partition } from './partition.ts';
-import type { DrawRange, MeshCost, TechniqueMesh } from './technique.ts';
+import type { DrawRange, MeshCost, TechniqueMesh, PoseSource } from './technique.ts';
 
 /**
  * Building blocks of the per-mesh technique state (technique.ts has the drawing contract):
@@ -53,7 +52,7 @@ export abstract class SharedMesh implements TechniqueMesh {
     this.cost = { groups: 1, duplicatedVertices: 0, vertexBytes: buffers.vertexBytes, approximatedTriangles: 0 };
   }
 
-  abstract update(player: AnimPlayer): number;
+  abstract update(player: PoseSource): number;
   abstract bind(): void;
   setGroup(): number {
     return 0;
@@ -239,7 +238,7 @@ export class GroupedMesh implements TechniqueMesh {
     return vao;
   }
 
-  update(player: AnimPlayer): number {
+  update(player: PoseSource): number {
     player.writePalette(this.mesh, this.palette, 0);
     gatherGroupPalettes(this.partition, this.layout, this.palette, this.groupData);
     return 0;

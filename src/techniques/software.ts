@@ -1,10 +1,9 @@
-import type { AnimPlayer } from '../anim/player.ts';
 import { skinMesh } from '../anim/software-skin.ts';
 import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
 import { clampInfluences } from './influences.ts';
 import { subsetDraws } from './mesh-state.ts';
-import type { DrawRange, MeshCost, Technique, TechniqueMesh } from './technique.ts';
+import type { DrawRange, MeshCost, Technique, TechniqueMesh, PoseSource } from './technique.ts';
 
 /**
  * `software`: the D3DX UpdateSkinnedMesh path (seed 004) and the reference every other technique is
@@ -86,7 +85,7 @@ class SoftwareMesh implements TechniqueMesh {
     return vao;
   }
 
-  update(player: AnimPlayer): number {
+  update(player: PoseSource): number {
     const gl = this.gl;
     const mesh = this.buffers.mesh;
     player.writePalette(mesh, this.palette, 0);

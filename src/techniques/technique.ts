@@ -1,7 +1,6 @@
-import type { AnimPlayer } from '../anim/player.ts';
 import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import type { Defines } from '../gpu/programs.ts';
-import type { Scene } from '../model/types.ts';
+import type { Scene, SkinnedMesh } from '../model/types.ts';
 
 /**
  * A skinning technique: how the palette reaches the vertex shader and how a mesh is drawn.
@@ -36,6 +35,15 @@ export const TECHNIQUE_IDS: readonly TechniqueId[] = [
   'dual-quat',
   'texture',
 ];
+
+/**
+ * Where a technique's per-frame palette comes from: the animation (AnimPlayer) or the renderer's bind pose
+ * (identity palette). Writes mesh's palette, 16 floats per slot, column-major, bind space → model space, at
+ * out[offsetFloats..]; allocates nothing.
+ */
+export interface PoseSource {
+  writePalette(mesh: SkinnedMesh, out: Float32Array, offsetFloats?: number): void;
+}
 
 export interface DeviceCaps {
   readonly maxUniformBlockSize: number;
@@ -86,7 +94,7 @@ export interface TechniqueMesh {
   readonly approximated: Uint8Array | null;
   readonly cost: MeshCost;
   /** Per-frame CPU work (palette, CPU skinning) and shared uploads; returns bytes uploaded. No allocation. */
-  update(player: AnimPlayer): number;
+  update(player: PoseSource): number;
   /** Binds what every draw of the mesh needs (palette block, palette texture). */
   bind(): void;
   /** Loads group `group`'s matrices into the program's group uniform; returns bytes uploaded. */

@@ -1,9 +1,8 @@
-import type { AnimPlayer } from '../anim/player.ts';
 import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { PaletteTexture } from '../gpu/palette-texture.ts';
 import { clampInfluences } from './influences.ts';
 import { SharedMesh } from './mesh-state.ts';
-import type { Technique } from './technique.ts';
+import type { Technique, PoseSource } from './technique.ts';
 
 /**
  * `texture`: the palette in an RGBA32F texture read with texelFetch (beyond the seeds). No uniform limit:
@@ -16,7 +15,7 @@ class TextureMesh extends SharedMesh {
     super(gl, buffers);
     this.tex = new PaletteTexture(gl, buffers.mesh.bones.length);
   }
-  update(player: AnimPlayer): number {
+  update(player: PoseSource): number {
     player.writePalette(this.buffers.mesh, this.tex.data, 0);
     this.tex.upload();
     return this.tex.lastUploadBytes;

@@ -1,4 +1,4 @@
-import type { AnimPlayer } from '../anim/player.ts';
+import type { PoseSource } from './technique.ts';
 import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { PaletteUbo } from '../gpu/palette-ubo.ts';
 import { SharedMesh } from './mesh-state.ts';
@@ -10,7 +10,7 @@ export class UboMesh extends SharedMesh {
     super(gl, buffers);
     this.ubo = new PaletteUbo(gl, capacity);
   }
-  update(player: AnimPlayer): number {
+  update(player: PoseSource): number {
     player.writePalette(this.buffers.mesh, this.ubo.data, 0);
     this.ubo.upload(this.buffers.mesh.bones.length);
     return this.ubo.lastUploadBytes;

@@ -1,7 +1,7 @@
 import GUI, { type Controller } from 'lil-gui';
 import type { App, LoadedModel } from '../app/app.ts';
 import { BUILTIN_MODELS } from '../app/builtins.ts';
-import { VIEW_IDS } from '../render/views.ts';
+import { VIEW_IDS, VIEW_SUMMARY } from '../render/views.ts';
 import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 
@@ -23,6 +23,8 @@ export class Panel {
     influences: 4,
     palette: 12,
     view: 'shaded',
+    bone: '',
+    bindPose: false,
     skeleton: false,
     grid: true,
     frame: (): void => this.app.frameModel(),
@@ -34,6 +36,10 @@ export class Panel {
   private readonly anim: GUI;
   private readonly techniqueCtl: Controller;
   private readonly paletteCtl: Controller;
+  private readonly viewCtl: Controller;
+  private readonly render: GUI;
+  /** The weights view's bone menu: rebuilt per model, shown with that view only. */
+  private boneCtl: Controller | null = null;
   private readonly modelOptions = new Map<string, string>();
 
   constructor(
@@ -68,6 +74,7 @@ export class Panel {
     });
 
     const render = this.gui.addFolder('Rendering');
+    this.render = render;
     const techniqueOptions: Record<string, string> = {};
     for (const id of TECHNIQUE_IDS) {
       const t = TECHNIQUES.find((x) => x.id === id);
@@ -82,8 +89,16 @@ export class Panel {
     this.paletteCtl = render.add(p, 'palette', 1, 255, 1).name('palette (ff-indexed)').onFinishChange((v: number) => {
       void app.set({ palette: v });
     });
-    render.add(p, 'view', [...VIEW_IDS]).name('view  (W)').onChange((v: string) => {
+    this.viewCtl = render.add(p, 'view', [...VIEW_IDS]).name('view  (V, W)').onChange((v: string) => {
       void app.set({ view: v });
+    });
+    const viewSelect = (this.viewCtl as unknown as { $select: HTMLSelectElement }).$select;
+    for (let i = 0; i < viewSelect.options.length; i++) {
+      const id = VIEW_IDS[i];
+      if (id) viewSelect.options[i]!.title = VIEW_SUMMARY[id];
+    }
+    render.add(p, 'bindPose').name('bind pose  (B)').onChange((v: boolean) => {
+      app.state.bindPose = v;
     });
     render.add(p, 'skeleton').name('skeleton overlay  (K)').onChange((v: boolean) => {
       app.state.skeleton = v;
@@ -105,7 +120,16 @@ export class Panel {
     }
     this.clipCtl?.destroy();
     this.timeCtl?.destroy();
+    this.boneCtl?.destroy();
     const p = this.proxy;
+    const bones = this.app.boneNames();
+    p.bone = this.app.state.bone;
+    this.boneCtl = this.render.add(p, 'bone', bones.length > 0 ? bones : ['(none)']).name('bone (weights)').onChange((name: string) => {
+      if (bones.includes(name)) void this.app.set({ bone: name });
+    });
+    // Right under the view menu it belongs to.
+    this.viewCtl.domElement.after(this.boneCtl.domElement);
+    this.boneCtl.disable(bones.length === 0);
     const names = model.scene.clips.map((c) => c.name);
     p.clip = this.app.state.clip;
     this.clipCtl = this.anim.add(p, 'clip', names.length > 0 ? names : ['(none)']).name('clip  ([ ])').onChange((name: string) => {
@@ -142,7 +166,12 @@ export class Panel {
     p.influences = s.influences;
     p.palette = s.palette;
     p.view = s.view;
+    p.bone = s.bone;
+    p.bindPose = s.bindPose;
     p.skeleton = s.skeleton;
+    this.boneCtl?.show(s.view === 'weights');
+    const summary = VIEW_SUMMARY[s.view];
+    this.viewCtl.domElement.title = summary;
     p.grid = s.grid;
     const m = this.app.current;
     if (m && this.timeCtl) {

@@ -1,6 +1,7 @@
 import type { App } from '../app/app.ts';
 import { fileSource } from '../app/model-source.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
+import { VIEW_IDS } from '../render/views.ts';
 
 /**
  * Pointer, wheel, keyboard and drag-and-drop input. Camera gestures move the OrbitCamera directly
@@ -124,6 +125,16 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'w':
       case 'W':
         s.view = s.view === 'wireframe' ? 'shaded' : 'wireframe';
+        break;
+      case 'v':
+      case 'V': {
+        const i = VIEW_IDS.indexOf(s.view);
+        s.view = VIEW_IDS[(i + (e.shiftKey ? VIEW_IDS.length - 1 : 1)) % VIEW_IDS.length]!;
+        break;
+      }
+      case 'b':
+      case 'B':
+        s.bindPose = !s.bindPose;
         break;
       case 'g':
       case 'G':

@@ -1,4 +1,5 @@
 import type { Stats } from '../app/app.ts';
+import { INFLUENCE_COLOURS, VIEW_SUMMARY, type ViewId } from '../render/views.ts';
 
 /**
  * The page chrome outside lil-gui: the stats box, the error banner (#error, text only), the loading
@@ -7,6 +8,10 @@ import type { Stats } from '../app/app.ts';
 export class Overlay {
   readonly root: HTMLElement;
   private readonly statsEl: HTMLElement;
+  private readonly statsText: HTMLElement;
+  /** The teaching views' legend under the figures; rebuilt only when the view or bone changes. */
+  private readonly legendEl: HTMLElement;
+  private legendKey = '';
   private readonly errorEl: HTMLElement;
   private readonly errorText: HTMLElement;
   private readonly progressEl: HTMLElement;
@@ -22,6 +27,12 @@ export class Overlay {
     this.statsEl = el('div', 'stats', parent);
     this.statsEl.id = 'stats';
     this.statsEl.hidden = true;
+    this.statsText = el('div', '', this.statsEl);
+    this.legendEl = el('div', 'legend', this.statsEl);
+    this.legendEl.style.whiteSpace = 'normal';
+    this.legendEl.style.maxWidth = '46ch';
+    this.legendEl.style.marginTop = '4px';
+    this.legendEl.hidden = true;
     this.warnEl = el('div', 'warnings', parent);
     this.warnEl.hidden = true;
     this.emptyEl = el('div', 'empty-hint', parent);
@@ -57,6 +68,8 @@ export class Overlay {
 <tr><td>[ ]</td><td>previous / next clip</td></tr>
 <tr><td>K</td><td>skeleton overlay</td></tr>
 <tr><td>W</td><td>wireframe view</td></tr>
+<tr><td>V</td><td>next view (weights, influences, groups, diff …)</td></tr>
+<tr><td>B</td><td>bind pose (identity palette)</td></tr>
 <tr><td>G</td><td>floor (grid and shadow)</td></tr>
 <tr><td>O</td><td>open a model file</td></tr>
 <tr><td>H</td><td>hide / show panels</td></tr>
@@ -92,7 +105,8 @@ export class Overlay {
 
   stats(s: Stats, info: { bones: number; vertices: number; triangles: number; technique: string; clip: string | null; t: number }): void {
     if (this.statsVisible) this.statsEl.hidden = false;
-    this.statsEl.textContent =
+    this.legend(s.view as ViewId, s.bone);
+    this.statsText.textContent =
       `${s.fps > 0 ? `${s.fps.toFixed(0)} fps` : 'measuring…'}   ${info.technique}\n` +
       `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame   skin ${s.cpuSkinUs.toFixed(0)} µs/frame\n` +
       `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
@@ -101,7 +115,51 @@ export class Overlay {
       (s.approximatedTriangles > 0 ? `⚠ ${s.approximatedTriangles} triangles need more bones than a group: influences reduced\n` : '') +
       (s.warning ? `⚠ ${s.warning}\n` : '') +
       `bones     ${info.bones}   vertices ${info.vertices}   triangles ${info.triangles}\n` +
-      `clip      ${info.clip ?? '—'}  t = ${info.t.toFixed(3)} s`;
+      `clip      ${info.clip ?? '—'}  t = ${info.t.toFixed(3)} s` +
+      (s.view === 'diff' && s.diffPixels >= 0 ? `\ndiff      ${s.diffPixels} px differ from software (${(s.diffShare * 100).toFixed(2)} %)` : '');
+  }
+
+  /** The legend of the teaching views: the weight ramp with the bone, the influence colours, the diff's marks. */
+  private legend(view: ViewId, bone: string): void {
+    const key = `${view}|${bone}`;
+    if (key === this.legendKey) return;
+    this.legendKey = key;
+    const box = this.legendEl;
+    box.replaceChildren();
+    const teaching = view === 'weights' || view === 'influences' || view === 'groups' || view === 'diff';
+    box.hidden = !teaching;
+    if (!teaching) return;
+    const line = el('div', '', box);
+    line.textContent = `${view}: ${VIEW_SUMMARY[view]}`;
+    const row = el('div', '', box);
+    row.style.display = 'flex';
+    row.style.alignItems = 'center';
+    row.style.gap = '6px';
+    row.style.marginTop = '3px';
+    const swatch = (css: string, label: string, width = 14): void => {
+      const s = el('span', '', row);
+      s.style.display = 'inline-block';
+      s.style.width = `${width}px`;
+      s.style.height = '10px';
+      s.style.background = css;
+      s.style.borderRadius = '2px';
+      const t = el('span', '', row);
+      t.textContent = label;
+    };
+    const rgb = (c: readonly number[]): string => `rgb(${c.map((x) => Math.round(x * 255)).join(',')})`;
+    if (view === 'weights') {
+      // Samples of glsl/include/debug_views.glsl weightRamp at 0, 0.25, 0.5, 0.75, 1.
+      swatch('linear-gradient(90deg, rgb(73,88,221), rgb(40,218,192), rgb(158,249,76), rgb(255,152,33), rgb(171,24,4))', '', 90);
+      const t = el('span', '', row);
+      t.textContent = `0 → 1   bone ${bone || '—'}`;
+    } else if (view === 'influences') {
+      INFLUENCE_COLOURS.forEach((c, i) => swatch(rgb(c), String(i + 1)));
+    } else if (view === 'groups') {
+      for (let g = 0; g < 6; g++) swatch(rgb(groupColour(g)), g === 5 ? '…' : '', 10);
+    } else {
+      swatch('rgb(242,20,13)', 'small');
+      swatch('rgb(255,235,51)', 'large difference');
+    }
   }
 
   toggleHelp(show = this.helpEl.hidden): void {
@@ -116,9 +174,18 @@ export class Overlay {
 
   setVisible(visible: boolean): void {
     this.statsVisible = visible;
-    this.statsEl.hidden = !visible || this.statsEl.textContent === '';
+    this.statsEl.hidden = !visible || this.statsText.textContent === '';
     this.root.classList.toggle('chrome-hidden', !visible);
   }
+}
+
+/** glsl/include/debug_views.glsl groupColour, for the legend's samples. */
+function groupColour(g: number): [number, number, number] {
+  const h = (((g * 0.61803399 + 0.12) % 1) + 1) % 1;
+  const v = g % 2 === 0 ? 0.95 : 0.75;
+  const sat = g % 3 === 0 ? 0.55 : 0.75;
+  const k = [0, 4, 2].map((o) => Math.min(1, Math.max(0, Math.abs((((h * 6 + o) % 6) + 6) % 6 - 3) - 1)));
+  return [0, 1, 2].map((i) => v * (1 + (k[i]! - 1) * sat)) as [number, number, number];
 }
 
 function formatKiB(bytes: number): string {
