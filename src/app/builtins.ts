@@ -12,6 +12,8 @@ export interface BuiltinModel {
 
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [
   { id: 'default', label: 'Walker (generated)', url: 'models/generated/walker.m3d', clip: 'walk' },
+  // A cylinder on 4 bones twisted to 180° and bent to 90°: linear blending collapses, dual quaternions do not.
+  { id: 'twist', label: 'Twist rig (generated)', url: 'models/generated/twist.m3d', clip: 'twist' },
   // The DirectX SDK SkinnedMesh sample's character, with its texture.
   { id: 'tiny', label: 'Tiny (SkinnedMesh sample)', url: 'models/tiny/tiny.x' },
   { id: 'wuson', label: 'Wuson (3 clips)', url: 'models/wuson/Testwuson.X', clip: 'Wuson_Walk' },

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateHumanoid } from '../gen/humanoid.ts';
+import { generateTwist } from '../gen/twist.ts';
 import { writeM3d } from '../loaders/m3d/write-m3d.ts';
 
 /**
@@ -33,3 +34,4 @@ function emit(name: string, make: () => string): void {
 }
 
 emit('walker.m3d', () => writeM3d(generateHumanoid()));
+emit('twist.m3d', () => writeM3d(generateTwist()));

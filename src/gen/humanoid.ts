@@ -36,12 +36,14 @@ export const DEFAULT_RESOLUTION = 120;
 const FIGURE_HEIGHT = 1.8;
 const RELAX_ITERATIONS = 3;
 
-function srgbToLinear(c: number): number {
+/** One sRGB channel (0..255) → linear 0..1. */
+export function srgbToLinear(c: number): number {
   const s = c / 255;
   return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
 }
 
-function material(name: string, srgb: [number, number, number], specular: number, specularPower: number): Material {
+/** A texture-free material: diffuse from an sRGB pick (0..255) made linear, grey specular. */
+export function material(name: string, srgb: [number, number, number], specular: number, specularPower: number): Material {
   return {
     name,
     diffuse: [srgbToLinear(srgb[0]), srgbToLinear(srgb[1]), srgbToLinear(srgb[2]), 1],
