@@ -138,6 +138,13 @@ test('switching technique in the panel never reloads the model, and the cost pan
   const small = (await page.evaluate(() => window.skinlab.stats())).groups;
   expect(small).toBeGreaterThan(large);
   expect(range.max).toBeGreaterThanOrEqual(40);
+  // T steps to the next technique in menu order, Shift+T back; the panel follows.
+  await page.locator('#view').click();
+  await page.keyboard.press('t');
+  await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).technique).toBe('vs-asm');
+  await expect(select).toHaveValue('vs-asm');
+  await page.keyboard.press('Shift+T');
+  await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).technique).toBe('ff-indexed');
   expect(modelRequests).toHaveLength(1);
   expect(con.errors).toEqual([]);
 });

@@ -80,7 +80,7 @@ export class Panel {
       const t = TECHNIQUES.find((x) => x.id === id);
       if (t) techniqueOptions[t.id] = t.id;
     }
-    this.techniqueCtl = render.add(p, 'technique', techniqueOptions).name('technique').onChange((id: string) => {
+    this.techniqueCtl = render.add(p, 'technique', techniqueOptions).name('technique  (T)').onChange((id: string) => {
       void app.set({ technique: id });
     });
     render.add(p, 'influences', [1, 2, 3, 4]).name('influences').onChange((v: number) => {

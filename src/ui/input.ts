@@ -2,6 +2,7 @@ import type { App } from '../app/app.ts';
 import { fileSource } from '../app/model-source.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
 import { VIEW_IDS } from '../render/views.ts';
+import { TECHNIQUES } from '../techniques/index.ts';
 
 /**
  * Pointer, wheel, keyboard and drag-and-drop input. Camera gestures move the OrbitCamera directly
@@ -136,6 +137,20 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'B':
         s.bindPose = !s.bindPose;
         break;
+      case 't':
+      case 'T': {
+        // Next (Shift: previous) technique the model can use; the GUI follows through refresh().
+        const n = TECHNIQUES.length;
+        const at = TECHNIQUES.findIndex((t) => t.id === s.technique);
+        for (let k = 1; k < n; k++) {
+          const t = TECHNIQUES[(at + (e.shiftKey ? n - k : k) + n) % n]!;
+          if (app.unsupportedReason(t) === null) {
+            void app.set({ technique: t.id });
+            break;
+          }
+        }
+        break;
+      }
       case 'g':
       case 'G':
         s.grid = !s.grid;
