@@ -13,7 +13,10 @@ export interface Framing {
   readonly centre: [number, number, number];
   /** Radius of the bounding sphere around `centre`. */
   readonly radius: number;
-  /** Lowest y reached: where the floor grid goes. */
+  /**
+   * Where the floor grid goes: the lowest y the rest pose and the clips reach. The bind pose (stored
+   * vertices) counts only for a model without clips: tiny.x's is another pose at another scale, below her feet.
+   */
   readonly floorY: number;
 }
 
@@ -36,6 +39,7 @@ export function animatedFraming(scene: Scene): Framing {
   };
   // The rest pose (the bind pose for skinned meshes), then every clip at evenly spaced times.
   grow();
+  let floorY = min[1];
   scene.clips.forEach((clip, c) => {
     player.play(c, 0);
     for (let s = 0; s < SAMPLES_PER_CLIP; s++) {
@@ -43,6 +47,7 @@ export function animatedFraming(scene: Scene): Framing {
       grow();
     }
   });
+  if (scene.clips.length > 0) floorY = min[1];
   // And the bind pose (the stored vertices): a character bound in a T- or A-pose is then framed
   // symmetrically whatever its clips do.
   for (const m of scene.meshes) {
@@ -53,11 +58,13 @@ export function animatedFraming(scene: Scene): Framing {
       max[k] = Math.max(max[k]!, poseMax[k]!);
     }
   }
+  if (scene.clips.length === 0) floorY = min[1];
   if (!Number.isFinite(min[0]) || !Number.isFinite(max[0])) {
     min.fill(-1);
     max.fill(1);
+    floorY = -1;
   }
   const centre: [number, number, number] = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
   const radius = Math.max(1e-6, Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2);
-  return { min, max, centre, radius, floorY: min[1] };
+  return { min, max, centre, radius, floorY };
 }
