@@ -21,6 +21,12 @@ export class ModelGpu {
 
   /** Skeleton overlay: 2 vertices per node (node, parent), 7 floats each (xyz rgba); rewritten per frame. */
   readonly boneLines: Float32Array;
+  /**
+   * 1 for the nodes the overlay draws: those a mesh binds to (bones, rigid meshes' frames) and the frames
+   * between two of them. Helper frames above the skeleton or hanging off it (3ds Max's scene boxes,
+   * footsteps and nubs) are left out. All 1 for a scene whose meshes bind no node.
+   */
+  readonly boneShown: Uint8Array;
   readonly boneVao: WebGLVertexArrayObject;
   private readonly boneBuffer: WebGLBuffer;
   readonly gridVao: WebGLVertexArrayObject;
@@ -51,6 +57,7 @@ export class ModelGpu {
     this.viewAttributes = new ViewAttributes(gl);
     const nodes = scene.skeleton.parents.length;
     this.boneLines = new Float32Array(nodes * 2 * 7);
+    this.boneShown = shownNodes(scene);
     [this.boneVao, this.boneBuffer] = lineVao(gl, this.boneLines, gl.DYNAMIC_DRAW);
     const grid = gridLines(floorY, radius, centre);
     this.gridVertexCount = grid.length / 7;
@@ -158,4 +165,30 @@ function shadowFan(floorY: number, r: number, centre: ArrayLike<number>): Float3
     out.push(centre[0]! + Math.cos(a) * r, y, centre[2]! + Math.sin(a) * r, 0, 0, 0, 0);
   }
   return new Float32Array(out);
+}
+
+/** ModelGpu.boneShown for `scene` (exported for tests). */
+export function shownNodes(scene: Scene): Uint8Array {
+  const parents = scene.skeleton.parents;
+  const n = parents.length;
+  const bound = new Uint8Array(n);
+  let any = false;
+  for (const m of scene.meshes) {
+    for (const b of m.bones) {
+      bound[b] = 1;
+      any = true;
+    }
+  }
+  const shown = new Uint8Array(n);
+  if (!any) return shown.fill(1);
+  // Parents come before children: a backward pass finds bound descendants, a forward pass bound ancestors.
+  const below = bound.slice();
+  for (let i = n - 1; i >= 0; i--) if (below[i] && parents[i]! >= 0) below[parents[i]!] = 1;
+  const above = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = parents[i]!;
+    if (p >= 0 && (bound[p] || above[p])) above[i] = 1;
+  }
+  for (let i = 0; i < n; i++) shown[i] = bound[i] || (below[i] && above[i]) ? 1 : 0;
+  return shown;
 }

@@ -436,7 +436,7 @@ export class Renderer {
 
   /**
    * Node-to-parent segments from node → model matrices `m` (16 floats per node; translation column = joint
-   * position). Segments touching node `highlight` (the weights view's bone; -1 none) are drawn in cyan.
+   * position); nodes the overlay leaves out (ModelGpu.boneShown) get alpha 0. Segments touching node `highlight` (the weights view's bone; -1 none) are drawn in cyan.
    */
   private fillBoneLines(model: ModelGpu, m: Float32Array, highlight: number): void {
     const parents = model.scene.skeleton.parents;
@@ -444,14 +444,16 @@ export class Renderer {
     for (let i = 0; i < parents.length; i++) {
       const p = parents[i]!;
       const o = i * 14;
-      const q = p < 0 ? i : p;
+      const shown = model.boneShown[i]!;
+      // A root, or a bone whose parent is not drawn: a degenerate segment, just the joint.
+      const q = p < 0 || model.boneShown[p] === 0 ? i : p;
       out[o] = m[q * 16 + 12]!;
       out[o + 1] = m[q * 16 + 13]!;
       out[o + 2] = m[q * 16 + 14]!;
       out[o + 7] = m[i * 16 + 12]!;
       out[o + 8] = m[i * 16 + 13]!;
       out[o + 9] = m[i * 16 + 14]!;
-      const a = p < 0 ? 0 : 1;
+      const a = q === i ? 0 : shown;
       out[o + 3] = 1.0;
       out[o + 4] = 0.62;
       out[o + 5] = 0.2;
@@ -459,7 +461,7 @@ export class Renderer {
       out[o + 10] = 1.0;
       out[o + 11] = 0.85;
       out[o + 12] = 0.35;
-      out[o + 13] = 1;
+      out[o + 13] = shown;
       if (highlight >= 0 && (i === highlight || p === highlight)) {
         out[o + 3] = out[o + 10] = 0.2;
         out[o + 4] = out[o + 11] = 0.95;
