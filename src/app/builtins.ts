@@ -8,6 +8,12 @@ export interface BuiltinModel {
   readonly url: string;
   /** Clip to start with when the URL names none. */
   readonly clip?: string;
+  /**
+   * Detail levels of a generated model (CONTRACT `detail`): level name → URL, lightest first. `url` is
+   * the level used when the page names none (`defaultDetail`).
+   */
+  readonly details?: Readonly<Record<string, string>>;
+  readonly defaultDetail?: string;
 }
 
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [

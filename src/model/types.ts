@@ -40,6 +40,16 @@ export interface Track {
   readonly scale: Channel | null;
 }
 
+/** The weight of one morph target over time (an expression track): stride 1, linear between keys. */
+export interface MorphTrack {
+  /** Index into Scene.morphTargets. */
+  readonly target: number;
+  /** Seconds, ascending, within [0, duration]. */
+  readonly times: Float32Array;
+  /** One weight per key (usually 0..1; not clamped). */
+  readonly values: Float32Array;
+}
+
 export interface Clip {
   readonly name: string;
   /** Seconds; keys lie in [0, duration]. */
@@ -47,6 +57,8 @@ export interface Clip {
   /** The file's tick rate where it has one (.x), else 0. Informational only: key times are seconds. */
   readonly ticksPerSecond: number;
   readonly tracks: readonly Track[];
+  /** Morph-target weights over time; absent or empty when the clip drives no morph target. */
+  readonly morphTracks?: readonly MorphTrack[];
 }
 
 export interface Material {
@@ -66,6 +78,20 @@ export interface Subset {
   readonly material: number;
   readonly start: number;
   readonly count: number;
+}
+
+/**
+ * One morph target's effect on one mesh (Dawn §4.3: parallel targets as weighted differences), sparse:
+ * only the vertices the target moves. Deltas are in bind space against the neutral mesh, applied before
+ * skinning: p = p0 + Σ w_t · dp_t, n = normalize(n0 + Σ w_t · dn_t).
+ */
+export interface MorphDeltas {
+  /** Indices of the moved vertices, strictly ascending, each < the mesh's vertexCount. */
+  readonly vertices: Uint32Array;
+  /** 3 floats per moved vertex: position difference. */
+  readonly positions: Float32Array;
+  /** 3 floats per moved vertex: normal difference (target normal − neutral normal). */
+  readonly normals: Float32Array;
 }
 
 /** Maximum bone influences per vertex anywhere in skinlab. */
@@ -104,7 +130,14 @@ export interface SkinnedMesh {
   readonly invBind: Float32Array;
   /** True when the file carried skin weights (false for rigid meshes attached to one frame). */
   readonly skinned: boolean;
+  /**
+   * Morph deltas of this mesh, indexed like Scene.morphTargets (same length; a target that does not move
+   * this mesh has zero vertices). Absent for a mesh no target moves.
+   */
+  readonly morphs?: readonly MorphDeltas[];
 }
+
+export type MorphKind = 'emotion' | 'modifier';
 
 export type ModelFormat = 'm3d' | 'x-text' | 'x-binary' | 'x-tzip' | 'x-bzip';
 
@@ -119,6 +152,11 @@ export interface Scene {
   readonly materials: readonly Material[];
   /** Morph target names (snake_case); empty when the model has none. */
   readonly morphTargets: readonly string[];
+  /**
+   * Per morph target, the GUI folder it belongs to: 'emotion' (a whole face: happy, sad…) or 'modifier'
+   * (one feature: blink, brow_up_left…). Absent: every target is a modifier.
+   */
+  readonly morphKinds?: readonly MorphKind[];
   /** Things the loader skipped or repaired, in words a user understands. */
   readonly warnings: readonly string[];
 }
