@@ -57,6 +57,8 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
   for (const m of scene.meshes) if (m.skinned) for (const b of m.bones) bones.add(b);
   const out: Record<string, unknown> = { format: scene.format };
   if (scene.format !== 'm3d') out.floatBits = scene.floatBits;
+  // Morph facts are added only for models that have targets, so every other summary stays as it was.
+  const morphed = scene.morphTargets.length > 0;
   out.meshes = scene.meshes.map((m) => ({
     name: m.name,
     vertices: m.vertexCount,
@@ -65,12 +67,20 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
     skinned: m.skinned,
     bones: m.skinned ? m.bones.length : 0,
     maxInfluences: m.skinned ? m.maxInfluences : 0,
+    ...(morphed ? { morphTargets: (m.morphs ?? []).filter((d) => d.vertices.length > 0).length } : {}),
   }));
   out.frames = scene.skeleton.parents.length;
   out.bones = bones.size;
-  out.clips = scene.clips.map((c) => ({ name: c.name, duration: round(c.duration), ticksPerSecond: c.ticksPerSecond, tracks: c.tracks.length }));
+  out.clips = scene.clips.map((c) => ({
+    name: c.name,
+    duration: round(c.duration),
+    ticksPerSecond: c.ticksPerSecond,
+    tracks: c.tracks.length,
+    ...(morphed ? { morphTracks: c.morphTracks?.length ?? 0 } : {}),
+  }));
   out.materials = scene.materials.map((m) => ({ name: m.name, diffuseMap: m.diffuseMap }));
   out.morphTargets = scene.morphTargets;
+  if (morphed) out.morphKinds = scene.morphTargets.map((_, i) => scene.morphKinds?.[i] ?? 'modifier');
   out.warnings = scene.warnings;
   if (times.length > 0) {
     const player = new AnimPlayer(scene.skeleton, scene.clips);
@@ -109,12 +119,20 @@ function table(s: Record<string, unknown>): string {
   lines.push(`frames      ${s.frames}`);
   lines.push(`bones       ${s.bones}`);
   for (const m of s.meshes as Record<string, unknown>[]) {
-    lines.push(`mesh        ${m.name}: ${m.vertices} vertices, ${m.triangles} triangles, ${m.subsets} subsets, ${m.skinned ? `skinned by ${m.bones} bones, up to ${m.maxInfluences} influences` : 'rigid'}`);
+    const moved = m.morphTargets === undefined ? '' : `, moved by ${m.morphTargets} morph target${m.morphTargets === 1 ? '' : 's'}`;
+    lines.push(`mesh        ${m.name}: ${m.vertices} vertices, ${m.triangles} triangles, ${m.subsets} subsets, ${m.skinned ? `skinned by ${m.bones} bones, up to ${m.maxInfluences} influences` : 'rigid'}${moved}`);
   }
-  for (const c of s.clips as Record<string, unknown>[]) lines.push(`clip        ${c.name}: ${c.duration} s, ${c.tracks} tracks${c.ticksPerSecond ? `, ${c.ticksPerSecond} ticks/s` : ''}`);
+  for (const c of s.clips as Record<string, unknown>[]) {
+    const morphTracks = c.morphTracks === undefined ? '' : `, ${c.morphTracks} morph tracks`;
+    lines.push(`clip        ${c.name}: ${c.duration} s, ${c.tracks} tracks${morphTracks}${c.ticksPerSecond ? `, ${c.ticksPerSecond} ticks/s` : ''}`);
+  }
   for (const m of s.materials as Record<string, unknown>[]) lines.push(`material    ${m.name}${m.diffuseMap ? ` (${m.diffuseMap})` : ''}`);
   const morphs = s.morphTargets as string[];
-  if (morphs.length) lines.push(`morphs      ${morphs.join(', ')}`);
+  if (morphs.length) {
+    const kinds = s.morphKinds as string[];
+    const count = (k: string): number => kinds.filter((x) => x === k).length;
+    lines.push(`morphs      ${morphs.length} targets (${count('emotion')} emotions, ${count('modifier')} modifiers): ${morphs.map((n, i) => `${n} (${kinds[i]})`).join(', ')}`);
+  }
   for (const w of s.warnings as string[]) lines.push(`warning     ${w}`);
   for (const p of (s.poses as { t: number; bounds: { min: number[]; max: number[] } }[] | undefined) ?? []) {
     lines.push(`t = ${p.t}${s.clip ? ` (${s.clip})` : ''}  min ${p.bounds.min.join(' ')}  max ${p.bounds.max.join(' ')}`);

@@ -6,6 +6,9 @@ import {
   type Channel,
   type Clip,
   type Material,
+  type MorphDeltas,
+  type MorphKind,
+  type MorphTrack,
   type Scene,
   type SkinnedMesh,
   type Subset,
@@ -34,6 +37,21 @@ import { TextScanner } from '../text/scanner.ts';
  * triangles disagree with their own normals (soldier.m3d winds counter-clockwise) are turned round with a
  * warning. Quaternions are xyzw (XMFLOAT4).
  * Luna's format has no bind locals: the rest pose is derived from the inverse of the offsets.
+ *
+ * skinlab extension (docs/m3d-morph-extension.md), optional chunks after the last standard section, in
+ * this order; Luna's reader never reaches them (it stops after the clips its header counts):
+ *
+ *   ***Meshes***        `#Meshes N`, N × `Mesh name VertexStart: a VertexCount: b FaceStart: c FaceCount: d`:
+ *                       the file's vertex and triangle lists split into N meshes, in order, tiling both
+ *                       lists exactly; a triangle uses vertices of its own mesh only; every subset lies
+ *                       inside one mesh. Without it the file is one mesh named after the file.
+ *   ***MorphTargets***  `#MorphTargets N`, N × `MorphTarget name Kind: emotion|modifier #Vertices: n
+ *                       { n × Vertex: i dPos: x y z dNrm: x y z }`: sparse deltas against the neutral
+ *                       mesh, i a file vertex index (strictly ascending within a target), deltas in the
+ *                       file's left-handed frame (mirrored in Z like the vertices). Names unique.
+ *   ***MorphTracks***   `#MorphTracks N`, N × `MorphTrack clip target #Keyframes: n { n × Time: t Weight: w }`:
+ *                       a target's weight over a clip's time (seconds, ascending, >= 0); at most one track
+ *                       per (clip, target). A clip lasts until its last bone or morph key.
  */
 
 const SECTION = /^\*+([A-Za-z0-9-]+)\*+$/;
@@ -42,6 +60,17 @@ const MIN_CHARS_VERTEX = 30;
 const MIN_CHARS_TRIANGLE = 6;
 const MIN_CHARS_BONE = 40;
 const MIN_CHARS_KEY = 40;
+/** `Mesh a VertexStart: 0 VertexCount: 0 FaceStart: 0 FaceCount: 0` */
+const MIN_CHARS_MESH = 50;
+/** `MorphTarget a Kind: emotion #Vertices: 0 { }` */
+const MIN_CHARS_TARGET = 40;
+/** `Vertex: 0 dPos: 0 0 0 dNrm: 0 0 0` */
+const MIN_CHARS_DELTA = 30;
+/** `MorphTrack a b #Keyframes: 0 { }` */
+const MIN_CHARS_TRACK = 30;
+/** `Time: 0 Weight: 0` */
+const MIN_CHARS_WEIGHT = 15;
+const MORPH_KINDS: readonly MorphKind[] = ['emotion', 'modifier'];
 
 export function parseM3d(text: string, fileName: string): Scene {
   const head = text.slice(0, 16);
@@ -183,6 +212,23 @@ export function parseM3d(text: string, fileName: string): Scene {
     section('AnimationClips');
     for (let c = 0; c < clipCount; c++) clips.push(readClip(s, boneCount));
   }
+
+  // skinlab extension chunks.
+  const nextSection = (): string | null => {
+    const t = s.peek();
+    return t === null ? null : (SECTION.exec(t)?.[1] ?? null);
+  };
+  let ranges: MeshRange[] | null = null;
+  if (nextSection() === 'Meshes') ranges = readMeshTable(s, vertexCount, triangleCount);
+  let targets: RawTarget[] = [];
+  if (nextSection() === 'MorphTargets') targets = readMorphTargets(s, vertexCount);
+  if (nextSection() === 'MorphTracks') readMorphTracks(s, targets, clips);
+  const late = nextSection();
+  if (late === 'Meshes' || late === 'MorphTargets' || late === 'MorphTracks') {
+    s.next();
+    s.error(`the ${late} chunk is out of place: skinlab's chunks follow the standard sections in the order Meshes, MorphTargets, MorphTracks, each at most once`);
+  }
+
   const trailing = s.peek();
   if (trailing !== null) {
     s.next();
@@ -199,31 +245,73 @@ export function parseM3d(text: string, fileName: string): Scene {
   const bones = new Int16Array(Math.max(1, boneCount));
   for (let b = 0; b < bones.length; b++) bones[b] = b;
 
-  const mesh: SkinnedMesh = {
-    name: baseName(fileName),
-    vertexCount,
-    positions,
-    normals,
-    tangents,
-    uvs,
-    joints,
-    weights,
-    maxInfluences: influence.maxInfluences,
-    indices,
-    subsets: subsets.length > 0 ? subsets : [{ material: 0, start: 0, count: triangleCount }],
-    bones,
-    invBind,
-    skinned: boneCount > 0,
-  };
+  const allSubsets = subsets.length > 0 ? subsets : [{ material: 0, start: 0, count: triangleCount }];
+  const whole: MeshRange = { name: baseName(fileName), vertexStart: 0, vertexCount, faceStart: 0, faceCount: triangleCount, line: 1 };
+  const meshes: SkinnedMesh[] = [];
+  for (const r of ranges ?? [whole]) {
+    const single = r === whole;
+    const v0 = r.vertexStart;
+    const v1 = v0 + r.vertexCount;
+    const part = <T extends Float32Array | Uint16Array>(a: T, stride: number): T => (single ? a : (a.slice(v0 * stride, v1 * stride) as T));
+    let meshIndices = indices;
+    let meshSubsets = allSubsets;
+    let meshInfluences = influence.maxInfluences;
+    if (!single) {
+      meshIndices = indices.slice(r.faceStart * 3, (r.faceStart + r.faceCount) * 3);
+      for (let i = 0; i < meshIndices.length; i++) {
+        const v = meshIndices[i]!;
+        if (v < v0 || v >= v1) {
+          throw new LoadError(`${fileName}: line ${r.line}: mesh '${r.name}': triangle ${r.faceStart + Math.floor(i / 3)} uses vertex ${v}, outside the mesh's vertices ${v0}..${v1 - 1}`, r.line);
+        }
+        meshIndices[i] = v - v0;
+      }
+      meshSubsets = [];
+      for (const sub of allSubsets) {
+        const end = sub.start + sub.count;
+        const inside = sub.start >= r.faceStart && end <= r.faceStart + r.faceCount;
+        // An empty subset on a boundary belongs to the mesh it starts in.
+        const owned = sub.count > 0 ? inside : sub.start >= r.faceStart && sub.start < r.faceStart + Math.max(1, r.faceCount);
+        if (owned) meshSubsets.push({ material: sub.material, start: sub.start - r.faceStart, count: sub.count });
+        else if (sub.start < r.faceStart + r.faceCount && end > r.faceStart && sub.count > 0) {
+          throw new LoadError(`${fileName}: line ${r.line}: mesh '${r.name}' (triangles ${r.faceStart}..${r.faceStart + r.faceCount - 1}) cuts subset ${sub.material} (triangles ${sub.start}..${end - 1}); a subset must lie inside one mesh`, r.line);
+        }
+      }
+      meshInfluences = 0;
+      for (let v = v0; v < v1; v++) {
+        let k = 0;
+        while (k < MAX_INFLUENCES && weights[v * MAX_INFLUENCES + k]! > 0) k++;
+        meshInfluences = Math.max(meshInfluences, k);
+      }
+    }
+    const mesh: SkinnedMesh = {
+      name: r.name,
+      vertexCount: r.vertexCount,
+      positions: part(positions, 3),
+      normals: part(normals, 3),
+      tangents: part(tangents, 4),
+      uvs: part(uvs, 2),
+      joints: part(joints, MAX_INFLUENCES),
+      weights: part(weights, MAX_INFLUENCES),
+      maxInfluences: meshInfluences,
+      indices: meshIndices,
+      subsets: meshSubsets,
+      bones: single ? bones : bones.slice(),
+      invBind: single ? invBind : invBind.slice(),
+      skinned: boneCount > 0,
+    };
+    const morphs = targets.length > 0 ? targets.map((t) => t.deltasIn(v0, v1)) : null;
+    meshes.push(morphs && morphs.some((d) => d.vertices.length > 0) ? { ...mesh, morphs } : mesh);
+  }
   const scene: Scene = {
     name: fileName,
     format: 'm3d',
     floatBits: 0,
     skeleton: { names, parents, restLocal },
-    meshes: [mesh],
+    meshes,
     clips,
     materials: materials.length > 0 ? materials : [DEFAULT_MATERIAL],
-    morphTargets: [],
+    morphTargets: targets.map((t) => t.name),
+    ...(targets.length > 0 ? { morphKinds: targets.map((t) => t.kind) } : {}),
     warnings,
   };
   validateScene(scene);
@@ -333,6 +421,159 @@ function readClip(s: TextScanner, boneCount: number): Clip {
   }
   s.expect('}');
   return { name, duration, ticksPerSecond: 0, tracks };
+}
+
+/** A mesh of the skinlab `Meshes` chunk: its part of the file's vertex and triangle lists. */
+interface MeshRange {
+  readonly name: string;
+  readonly vertexStart: number;
+  readonly vertexCount: number;
+  readonly faceStart: number;
+  readonly faceCount: number;
+  /** Line of its `Mesh` record, for errors found while splitting. */
+  readonly line: number;
+}
+
+function readMeshTable(s: TextScanner, vertexCount: number, triangleCount: number): MeshRange[] {
+  s.next();
+  s.expect('#Meshes');
+  const n = s.int('mesh count', 1, 65535);
+  s.checkCount(n, MIN_CHARS_MESH, 'mesh');
+  const out: MeshRange[] = [];
+  let vertexEnd = 0;
+  let faceEnd = 0;
+  for (let i = 0; i < n; i++) {
+    s.expect('Mesh');
+    const line = s.tokenLine;
+    const name = s.next(`the name of mesh ${i}`);
+    s.expect('VertexStart:');
+    const vertexStart = s.int(`VertexStart of mesh '${name}'`, 0, vertexCount);
+    s.expect('VertexCount:');
+    const count = s.int(`VertexCount of mesh '${name}'`, 0, vertexCount - vertexStart);
+    s.expect('FaceStart:');
+    const faceStart = s.int(`FaceStart of mesh '${name}'`, 0, triangleCount);
+    s.expect('FaceCount:');
+    const faceCount = s.int(`FaceCount of mesh '${name}'`, 0, triangleCount - faceStart);
+    if (vertexStart !== vertexEnd || faceStart !== faceEnd) {
+      s.error(`mesh '${name}' starts at vertex ${vertexStart}, triangle ${faceStart}; the meshes must follow each other from vertex ${vertexEnd}, triangle ${faceEnd}`, line);
+    }
+    vertexEnd += count;
+    faceEnd += faceCount;
+    out.push({ name, vertexStart, vertexCount: count, faceStart, faceCount, line });
+  }
+  if (vertexEnd !== vertexCount || faceEnd !== triangleCount) {
+    s.error(`the meshes cover ${vertexEnd} vertices and ${faceEnd} triangles; the file has ${vertexCount} and ${triangleCount}`);
+  }
+  return out;
+}
+
+/** One morph target as the file gives it: file vertex indices, deltas already mirrored into skinlab's frame. */
+class RawTarget {
+  constructor(
+    readonly name: string,
+    readonly kind: MorphKind,
+    readonly vertices: Uint32Array,
+    readonly positions: Float32Array,
+    readonly normals: Float32Array,
+  ) {}
+
+  /** The deltas that fall on file vertices [v0, v1), re-indexed from v0. */
+  deltasIn(v0: number, v1: number): MorphDeltas {
+    const all = this.vertices;
+    let a = 0;
+    while (a < all.length && all[a]! < v0) a++;
+    let b = a;
+    while (b < all.length && all[b]! < v1) b++;
+    const vertices = new Uint32Array(b - a);
+    for (let i = a; i < b; i++) vertices[i - a] = all[i]! - v0;
+    return { vertices, positions: this.positions.slice(a * 3, b * 3), normals: this.normals.slice(a * 3, b * 3) };
+  }
+}
+
+function readMorphTargets(s: TextScanner, vertexCount: number): RawTarget[] {
+  s.next();
+  s.expect('#MorphTargets');
+  const n = s.int('morph target count', 0, 65535);
+  s.checkCount(n, MIN_CHARS_TARGET, 'morph target');
+  const out: RawTarget[] = [];
+  const seen = new Set<string>();
+  for (let t = 0; t < n; t++) {
+    s.expect('MorphTarget');
+    const name = s.next(`the name of morph target ${t}`);
+    if (seen.has(name)) s.error(`morph target '${name}' is defined twice`);
+    seen.add(name);
+    s.expect('Kind:');
+    const kind = s.next(`the kind of morph target '${name}'`);
+    if (!(MORPH_KINDS as readonly string[]).includes(kind)) s.error(`morph target '${name}' has kind '${kind.slice(0, 40)}'; expected 'emotion' or 'modifier'`);
+    s.expect('#Vertices:');
+    const count = s.int(`vertex count of morph target '${name}'`, 0, vertexCount);
+    s.checkCount(count, MIN_CHARS_DELTA, `moved vertex (morph target '${name}')`);
+    s.expect('{');
+    const vertices = new Uint32Array(count);
+    const positions = new Float32Array(count * 3);
+    const normals = new Float32Array(count * 3);
+    for (let i = 0; i < count; i++) {
+      s.expect('Vertex:');
+      const v = s.int(`vertex index (morph target '${name}')`, 0, vertexCount - 1);
+      if (i > 0 && v <= vertices[i - 1]!) s.error(`morph target '${name}': vertex ${v} after vertex ${vertices[i - 1]}; indices must be strictly ascending`);
+      vertices[i] = v;
+      s.expect('dPos:');
+      for (let k = 0; k < 3; k++) positions[i * 3 + k] = s.number(`position delta of vertex ${v} (morph target '${name}')`);
+      s.expect('dNrm:');
+      for (let k = 0; k < 3; k++) normals[i * 3 + k] = s.number(`normal delta of vertex ${v} (morph target '${name}')`);
+      mirrorVec3(positions, i * 3);
+      mirrorVec3(normals, i * 3);
+    }
+    s.expect('}');
+    out.push(new RawTarget(name, kind as MorphKind, vertices, positions, normals));
+  }
+  return out;
+}
+
+/** Reads the MorphTracks chunk into `clips` (replacing each driven clip by one with its morph tracks). */
+function readMorphTracks(s: TextScanner, targets: readonly RawTarget[], clips: Clip[]): void {
+  s.next();
+  s.expect('#MorphTracks');
+  const n = s.int('morph track count', 0, 1 << 24);
+  s.checkCount(n, MIN_CHARS_TRACK, 'morph track');
+  const targetIndex = new Map(targets.map((t, i) => [t.name, i]));
+  const tracks = clips.map((): MorphTrack[] => []);
+  for (let i = 0; i < n; i++) {
+    s.expect('MorphTrack');
+    const clipName = s.next(`the clip of morph track ${i}`);
+    const clipLine = s.tokenLine;
+    const c = clips.findIndex((x) => x.name === clipName);
+    if (c < 0) s.error(`morph track ${i} names clip '${clipName.slice(0, 40)}', which the file does not have`);
+    if (clips.findIndex((x, k) => k > c && x.name === clipName) >= 0) s.error(`morph track ${i} names clip '${clipName}', but several clips have that name`, clipLine);
+    const targetName = s.next(`the morph target of morph track ${i}`);
+    const target = targetIndex.get(targetName);
+    if (target === undefined) s.error(`morph track ${i} (clip '${clipName}') names morph target '${targetName.slice(0, 40)}', which the MorphTargets chunk does not define`);
+    if (tracks[c]!.some((t) => t.target === target)) s.error(`clip '${clipName}' has two morph tracks for '${targetName}'`);
+    s.expect('#Keyframes:');
+    const count = s.int(`keyframe count of morph track '${targetName}' in clip '${clipName}'`, 0, 1 << 24);
+    s.checkCount(count, MIN_CHARS_WEIGHT, `keyframe (morph track '${targetName}', clip '${clipName}')`);
+    s.expect('{');
+    const times = new Float32Array(count);
+    const values = new Float32Array(count);
+    for (let k = 0; k < count; k++) {
+      s.expect('Time:');
+      const t = s.number(`key time (morph track '${targetName}', clip '${clipName}')`);
+      if (t < 0) s.error(`key time ${t} of morph track '${targetName}' in clip '${clipName}' is negative`);
+      if (k > 0 && t < times[k - 1]!) s.error(`key times of morph track '${targetName}' in clip '${clipName}' go backwards (${t} after ${times[k - 1]})`);
+      times[k] = t;
+      s.expect('Weight:');
+      values[k] = s.number(`key weight (morph track '${targetName}', clip '${clipName}')`);
+    }
+    s.expect('}');
+    tracks[c]!.push({ target, times, values });
+  }
+  clips.forEach((clip, c) => {
+    const list = tracks[c]!;
+    if (list.length === 0) return;
+    let duration = clip.duration;
+    for (const t of list) if (t.times.length > 0) duration = Math.max(duration, t.times[t.times.length - 1]!);
+    clips[c] = { ...clip, duration, morphTracks: list };
+  });
 }
 
 function baseName(path: string): string {

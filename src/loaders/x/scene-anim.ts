@@ -3,6 +3,7 @@ import { mirrorMat4, mirrorQuat, mirrorVec3 } from '../../model/handedness.ts';
 import { TRS_STRIDE, type Channel, type Clip, type Track } from '../../model/types.ts';
 import type { mat4 } from 'gl-matrix';
 import type { NodeList } from './scene-nodes.ts';
+import { MORPH_TRACK_TEMPLATE, readMorphTrack, toMorphTracks, type FileMorphTrack } from './scene-morph.ts';
 import { NumberCursor, UniqueNames, describeObject, isTemplate, noteSkipped, objectError, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -25,6 +26,9 @@ import type { XObject } from './xnode.ts';
  * Key times become seconds; a clip's duration is its last key time. Unnamed sets are called `Anim-k`,
  * k being the set's 1-based position among the file's sets. Animation objects outside any set form one
  * more clip. AnimationOptions (open/closed, position quality) are informational and not read.
+ *
+ * SkinlabMorphTrack children of a set (scene-morph.ts) become the clip's morph tracks, their key times
+ * converted and shifted with the set's other keys; they count towards the clip's duration.
  */
 
 export const DEFAULT_TICKS_PER_SECOND = 4800;
@@ -47,7 +51,8 @@ function readTicks(ctx: XContext, obj: XObject): number {
   return v;
 }
 
-export function buildClips(ctx: XContext, nodes: NodeList): Clip[] {
+/** `morphTargets`: Scene.morphTargets by name → index, for SkinlabMorphTrack. */
+export function buildClips(ctx: XContext, nodes: NodeList, morphTargets: ReadonlyMap<string, number> = new Map()): Clip[] {
   const objects = ctx.file.objects;
   let firstTicks = 0;
   for (const o of objects) {
@@ -71,11 +76,13 @@ export function buildClips(ctx: XContext, nodes: NodeList): Clip[] {
       for (const c of o.children) if (isTemplate(c, 'AnimTicksPerSecond')) rate = readTicks(ctx, c) || rate;
       const name = names.make(o.name !== '' ? o.name : `Anim-${setIndex}`);
       const animations: XObject[] = [];
+      const morphTracks: FileMorphTrack[] = [];
       for (const c of o.children) {
         if (isTemplate(c, 'Animation')) animations.push(c);
+        else if (isTemplate(c, MORPH_TRACK_TEMPLATE)) morphTracks.push(readMorphTrack(ctx, c, morphTargets));
         else if (c.kind === 'object' && !isTemplate(c, 'AnimTicksPerSecond')) noteSkipped(ctx, c);
       }
-      clips.push(buildClip(ctx, nodes, name, animations, rate));
+      clips.push(buildClip(ctx, nodes, name, animations, rate, morphTracks));
     } else if (isTemplate(o, 'Animation')) {
       loose.push(o);
     }
@@ -97,7 +104,14 @@ function animationTarget(anim: XObject, nodes: NodeList): string | null {
   return null;
 }
 
-function buildClip(ctx: XContext, nodes: NodeList, name: string, animations: readonly XObject[], ticksPerSecond: number): Clip {
+function buildClip(
+  ctx: XContext,
+  nodes: NodeList,
+  name: string,
+  animations: readonly XObject[],
+  ticksPerSecond: number,
+  morphTracks: readonly FileMorphTrack[] = [],
+): Clip {
   const tracks = new Map<number, TrackBuild>();
   const missing: string[] = [];
   let untargeted = 0;
@@ -132,6 +146,11 @@ function buildClip(ctx: XContext, nodes: NodeList, name: string, animations: rea
       maxTime = Math.max(maxTime, ch.times[ch.times.length - 1]!);
     }
   }
+  for (const t of morphTracks) {
+    if (t.ticks.length === 0) continue;
+    minTime = Math.min(minTime, t.ticks[0]! / ticksPerSecond);
+    maxTime = Math.max(maxTime, t.ticks[t.ticks.length - 1]! / ticksPerSecond);
+  }
   if (missing.length > 0) {
     const list = missing.slice(0, 5).map((m) => `'${m}'`).join(', ');
     ctx.warnings.push(`clip '${name}': ${missing.length} animations drive frames the file does not have (${list}${missing.length > 5 ? ', ...' : ''}); skipped`);
@@ -147,7 +166,9 @@ function buildClip(ctx: XContext, nodes: NodeList, name: string, animations: rea
     maxTime -= minTime;
   }
   const list: Track[] = [...tracks.values()].sort((a, b) => a.node - b.node);
-  return { name, duration: maxTime, ticksPerSecond, tracks: list };
+  if (morphTracks.length === 0) return { name, duration: maxTime, ticksPerSecond, tracks: list };
+  const morph = toMorphTracks(ctx, name, morphTracks, ticksPerSecond, Math.min(0, minTime));
+  return { name, duration: maxTime, ticksPerSecond, tracks: list, morphTracks: morph };
 }
 
 /**

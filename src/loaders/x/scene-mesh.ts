@@ -4,6 +4,7 @@ import { flipWinding, mirrorMat4, mirrorTangent, mirrorVec3 } from '../../model/
 import { MAX_INFLUENCES, type SkinnedMesh, type Subset } from '../../model/types.ts';
 import type { MaterialTable } from './scene-material.ts';
 import type { NodeList } from './scene-nodes.ts';
+import { MORPH_TARGET_TEMPLATE, morphToVertices, readMorphTarget, type FileMorph, type NamedMorph } from './scene-morph.ts';
 import { NumberCursor, describeObject, isTemplate, noteSkipped, objectError, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -22,6 +23,7 @@ import type { XObject } from './xnode.ts';
  *     after the position, in FVF order: normal, point size, diffuse, specular, texture coordinate sets
  *   SkinWeights { STRING transformNodeName; DWORD nWeights; DWORD vertexIndices[n]; FLOAT weights[n];
  *                 Matrix4x4 matrixOffset; }
+ *   SkinlabMorphTarget (skinlab's own template, scene-morph.ts): sparse morph deltas per position
  *
  * Vertices: one per distinct (position index, normal index) pair used by a face corner, so positions whose
  * corners carry different normals are split; texture coordinates, DeclData attributes and skin weights are
@@ -262,7 +264,13 @@ export interface MeshBuildInput {
   readonly name: string;
 }
 
-export function buildMesh(input: MeshBuildInput): SkinnedMesh {
+/** A built mesh and the morph targets its file Mesh carries (merged across meshes by scene-morph.ts). */
+export interface BuiltMesh {
+  readonly mesh: SkinnedMesh;
+  readonly morphs: readonly NamedMorph[];
+}
+
+export function buildMesh(input: MeshBuildInput): BuiltMesh {
   const { ctx, mesh: obj, holder, nodes, materials, name } = input;
   const c = new NumberCursor(ctx, obj);
   const nPos = c.count('vertices', 3);
@@ -279,6 +287,7 @@ export function buildMesh(input: MeshBuildInput): SkinnedMesh {
   let decl = null as DeclAttributes | null;
   let materialList: XObject | null = null;
   const skins: XObject[] = [];
+  const fileMorphs: FileMorph[] = [];
   for (const child of obj.children) {
     if (child.kind === 'ref') {
       ctx.warnings.push(`mesh '${name}': reference '{ ${child.name} }' ignored`);
@@ -317,6 +326,10 @@ export function buildMesh(input: MeshBuildInput): SkinnedMesh {
       decl = { normals: decl?.normals ?? fvf.normals, uvs: decl?.uvs ?? fvf.uvs, tangents: decl?.tangents ?? null, binormals: decl?.binormals ?? null };
     } else if (isTemplate(child, 'SkinWeights')) {
       skins.push(child);
+    } else if (isTemplate(child, MORPH_TARGET_TEMPLATE)) {
+      const m = readMorphTarget(ctx, child, nPos);
+      if (fileMorphs.some((o) => o.name === m.name)) throw objectError(ctx, child, `mesh '${name}' has two morph targets named '${m.name}'`);
+      fileMorphs.push(m);
     } else if (
       isTemplate(child, 'XSkinMeshHeader') ||
       isTemplate(child, 'VertexDuplicationIndices') ||
@@ -435,6 +448,14 @@ export function buildMesh(input: MeshBuildInput): SkinnedMesh {
   const bones: number[] = [];
   const invBind: number[] = [];
   const skinned = skins.length > 0;
+  // Morph deltas follow the vertices: mirrored, and for a rigid mesh carried through its frame (scene-morph.ts).
+  const rigidModel = skinned ? null : (nodes.restModel.subarray(holder * 16, holder * 16 + 16) as unknown as mat4);
+  const morphs: NamedMorph[] = fileMorphs.map((m) => ({
+    obj: m.obj,
+    name: m.name,
+    kind: m.kind,
+    deltas: morphToVertices(m, nPos, vertexPos, rigidModel, skinned ? null : normals),
+  }));
   if (skinned) {
     const table = new InfluenceTable(nPos);
     for (const skin of skins) readSkinWeights(input, skin, nPos, table, bones, invBind);
@@ -490,7 +511,7 @@ export function buildMesh(input: MeshBuildInput): SkinnedMesh {
   flipWinding(indices);
   if (orientWinding(indices, positions, normals)) ctx.turnedRound.push(name);
 
-  return {
+  const mesh: SkinnedMesh = {
     name,
     vertexCount,
     positions,
@@ -506,6 +527,7 @@ export function buildMesh(input: MeshBuildInput): SkinnedMesh {
     invBind: Float32Array.from(invBind),
     skinned,
   };
+  return { mesh, morphs };
 }
 
 function sameFaceShapes(a: Uint32Array, b: Uint32Array): boolean {

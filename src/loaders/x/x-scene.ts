@@ -3,7 +3,8 @@ import { LoadError } from '../../model/errors.ts';
 import type { Scene, SkinnedMesh } from '../../model/types.ts';
 import { buildClips } from './scene-anim.ts';
 import { MaterialTable } from './scene-material.ts';
-import { buildMesh, type MissingBones } from './scene-mesh.ts';
+import { buildMesh, type BuiltMesh, type MissingBones } from './scene-mesh.ts';
+import { mergeMorphs } from './scene-morph.ts';
 import { NodeList, addFrameTree, reserveFrameNames, type MeshPlacement } from './scene-nodes.ts';
 import { UniqueNames, isTemplate, noteSkipped, type XContext } from './scene-read.ts';
 import type { XFile, XObject } from './xnode.ts';
@@ -19,6 +20,8 @@ const IDENTITY = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 
  * frames are called `Frame`, `Frame-2`, ... (never clashing with a real frame name).
  * Meshes: every Mesh under a Frame, referenced from a Frame, or at top level becomes one SkinnedMesh
  * (scene-mesh.ts). Clips: one per AnimationSet (scene-anim.ts). Materials: scene-material.ts.
+ * Morph targets (skinlab's SkinlabMorphTarget / SkinlabMorphTrack templates, scene-morph.ts): merged by
+ * name across meshes into Scene.morphTargets, in order of first appearance.
  * Templates the builder does not use are skipped with one warning per template name; Header is ignored.
  *
  * Throws LoadError (message starting with `fileName`, with the object's line or byte offset) for
@@ -67,13 +70,15 @@ export function xToScene(file: XFile, fileName: string): Scene {
   const materials = new MaterialTable(ctx);
   const missingBones: MissingBones = new Map();
   const meshNames = new UniqueNames();
-  const meshes: SkinnedMesh[] = [];
+  const built: BuiltMesh[] = [];
   for (const { mesh, node } of placements) {
     const base = mesh.name !== '' ? mesh.name : nodes.names[node]!;
-    meshes.push(buildMesh({ ctx, mesh, holder: node, nodes, materials, missingBones, name: meshNames.make(base) }));
+    built.push(buildMesh({ ctx, mesh, holder: node, nodes, materials, missingBones, name: meshNames.make(base) }));
   }
+  const morph = mergeMorphs(ctx, built);
+  const meshes: SkinnedMesh[] = morph.meshes;
 
-  const clips = buildClips(ctx, nodes);
+  const clips = buildClips(ctx, nodes, new Map(morph.names.map((n, i) => [n, i])));
 
   const turned = ctx.turnedRound;
   if (turned.length > 0) {
@@ -91,7 +96,8 @@ export function xToScene(file: XFile, fileName: string): Scene {
     meshes,
     clips,
     materials: materials.list,
-    morphTargets: [],
+    morphTargets: morph.names,
+    ...(morph.names.length > 0 ? { morphKinds: morph.kinds } : {}),
     warnings: ctx.warnings,
   };
   validateScene(scene);
