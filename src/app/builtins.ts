@@ -20,6 +20,15 @@ export const BUILTIN_MODELS: readonly BuiltinModel[] = [
   { id: 'default', label: 'Walker (generated)', url: 'models/generated/walker.m3d', clip: 'walk' },
   // A cylinder on 4 bones twisted to 180° and bent to 90°: linear blending collapses, dual quaternions do not.
   { id: 'twist', label: 'Twist rig (generated)', url: 'models/generated/twist.m3d', clip: 'twist' },
+  // NVIDIA's Dawn (GPU Gems ch. 4), generated: 100 bones, head + body + hair + wings, 50 facial morph targets.
+  {
+    id: 'dawn',
+    label: 'Dawn (generated, 50 morph targets)',
+    url: 'models/generated/dawn-medium.m3d',
+    clip: 'idle',
+    details: { low: 'models/generated/dawn-low.m3d', medium: 'models/generated/dawn-medium.m3d', high: 'models/generated/dawn-high.m3d' },
+    defaultDetail: 'medium',
+  },
   // The DirectX SDK SkinnedMesh sample's character, with its texture.
   { id: 'tiny', label: 'Tiny (SkinnedMesh sample)', url: 'models/tiny/tiny.x' },
   { id: 'wuson', label: 'Wuson (3 clips)', url: 'models/wuson/Testwuson.X', clip: 'Wuson_Walk' },

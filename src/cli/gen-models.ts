@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateDawn, type DawnDetail } from '../gen/dawn.ts';
 import { generateHumanoid } from '../gen/humanoid.ts';
 import { generateTwist } from '../gen/twist.ts';
 import { writeM3d } from '../loaders/m3d/write-m3d.ts';
@@ -35,3 +37,36 @@ function emit(name: string, make: () => string): void {
 
 emit('walker.m3d', () => writeM3d(generateHumanoid()));
 emit('twist.m3d', () => writeM3d(generateTwist()));
+
+/**
+ * Dawn's three detail levels take seconds each, so they are regenerated only when a source they are
+ * made from changes: `dawn.stamp` holds a SHA-256 of those sources (every src/gen file, the .m3d
+ * writer, the model types and this file) and the files are skipped while it matches and they exist.
+ * The scene's meshes (body, head, hair, wings) stay separate meshes in the file through the .m3d
+ * `Meshes` extension chunk (docs/m3d-morph-extension.md), with the morph targets and expression tracks.
+ */
+function sourcesHash(): string {
+  const hash = createHash('sha256');
+  const files = [
+    ...readdirSync(join(root, 'src', 'gen')).filter((f) => f.endsWith('.ts')).sort().map((f) => join(root, 'src', 'gen', f)),
+    join(root, 'src', 'loaders', 'm3d', 'write-m3d.ts'),
+    join(root, 'src', 'model', 'types.ts'),
+    join(root, 'src', 'model', 'handedness.ts'),
+    fileURLToPath(import.meta.url),
+  ];
+  for (const f of files) {
+    hash.update(f.slice(root.length));
+    hash.update(readFileSync(f));
+  }
+  return hash.digest('hex');
+}
+
+const DAWN_FILES: readonly [DawnDetail, string][] = [['low', 'dawn-low.m3d'], ['medium', 'dawn-medium.m3d'], ['high', 'dawn-high.m3d']];
+const stampPath = join(outDir, 'dawn.stamp');
+const stamp = sourcesHash();
+const fresh = existsSync(stampPath) && readFileSync(stampPath, 'utf8') === stamp && DAWN_FILES.every(([, f]) => existsSync(join(outDir, f)));
+if (fresh) console.log('dawn-*.m3d: up to date (sources unchanged)');
+else {
+  for (const [detail, file] of DAWN_FILES) emit(file, () => writeM3d(generateDawn({ detail })));
+  writeFileSync(stampPath, stamp);
+}

@@ -38,7 +38,7 @@ const angleBetween = (a: Vec3, b: Vec3): number => Math.acos(Math.max(-1, Math.m
 const ARM = leftArmLayout();
 const LEG = leftLegLayout();
 
-interface ArmHang {
+export interface ArmHang {
   /** Upper arm angle below horizontal (degrees). */
   readonly drop: number;
   /** Forward swing of the upper arm about the shoulder (degrees, negative = back). */
@@ -51,7 +51,7 @@ interface ArmHang {
 }
 
 /** A relaxed arm hanging at `drop` below horizontal, swung, with elbow/wrist/finger flexion. */
-function hangArm(pose: Pose, side: Side, a: ArmHang): void {
+export function hangArm(pose: Pose, side: Side, a: ArmHang): void {
   const target = normalize([Math.cos(a.drop * DEG), -Math.sin(a.drop * DEG), 0.02]);
   const lower = qFromTo(ARM.upperDir, target);
   const upper = qMul(qAxisAngle(X, -a.swing * DEG), lower);
@@ -62,7 +62,7 @@ function hangArm(pose: Pose, side: Side, a: ArmHang): void {
 }
 
 /** Curls every finger toward the palm by `curl` degrees per joint; `spread` swings the thumb out (degrees). */
-function curlFingers(pose: Pose, side: Side, curl: number, spread: number): void {
+export function curlFingers(pose: Pose, side: Side, curl: number, spread: number): void {
   FINGERS.forEach((f, i) => {
     const [b, mid, tip] = ARM.fingers[i]!;
     const d1 = sub(mid, b);
@@ -78,13 +78,13 @@ function curlFingers(pose: Pose, side: Side, curl: number, spread: number): void
 }
 
 /** Sum of small sines with whole cycles per loop: periodic noise in [−1, 1]. */
-function loopNoise(random: () => number, terms: number): (phase: number) => number {
+export function loopNoise(random: () => number, terms: number): (phase: number) => number {
   const parts = Array.from({ length: terms }, (_, i) => ({ cycles: i + 1 + Math.floor(random() * 2), phase: random() * TAU, amp: 1 / (i + 1) }));
   const norm = parts.reduce((s, p) => s + p.amp, 0);
   return (ph: number): number => parts.reduce((s, p) => s + p.amp * Math.sin(TAU * p.cycles * ph + p.phase), 0) / norm;
 }
 
-interface IdleOptions {
+export interface IdleOptions {
   readonly duration: number;
   /** Head yaw amplitude (degrees) of the slow look left/right; 0 keeps the head still. */
   readonly look: number;
@@ -97,10 +97,10 @@ interface IdleOptions {
   readonly arms: readonly Side[];
 }
 
-type Noise = (phase: number) => number;
+export type Noise = (phase: number) => number;
 
 /** Standing, breathing, shifting weight with feet planted (leg IK), looking around. */
-function idleBody(pose: Pose, t: number, o: IdleOptions, noise: readonly Noise[]): void {
+export function idleBody(pose: Pose, t: number, o: IdleOptions, noise: readonly Noise[]): void {
   const ph = t / o.duration;
   const breaths = Math.max(1, Math.round(o.duration / 3));
   const breath = 0.5 - 0.5 * Math.cos(TAU * breaths * ph);

@@ -1,12 +1,12 @@
 import { MAX_INFLUENCES, type Material, type Scene, type SkinnedMesh, type Subset } from '../model/types.ts';
 import { humanoidBlends, humanoidPrimitives, humanoidRig, regionAt, Region } from './humanoid-body.ts';
 import { humanoidClips } from './humanoid-motion.ts';
-import { compileField, fieldBounds, nearestPrimitive, paintAt, sampleGrid, type Field } from './implicit.ts';
+import { compileField, fieldBounds, nearestPrimitive, paintAt, sampleGrid, type Field, type Primitive, type Vec3 } from './implicit.ts';
 import { marchingCubes } from './marching-cubes.ts';
 import type { Rig } from './rig.ts';
 import { buildAdjacency, dropSmallPieces, fieldNormals, relax, snapRegionBorders } from './surface.ts';
 import { cylindricalUVs } from './uv.ts';
-import { computeSkinWeights } from './weights.ts';
+import { computeSkinWeights, type WeightOptions } from './weights.ts';
 
 /**
  * skinlab's embedded default character: a ~1.8 m stylised person ("skinlab walker") built from an
@@ -90,30 +90,88 @@ export function generateHumanoid(options: HumanoidOptions = {}): Scene {
 
 function buildBodyMesh(rig: Rig, field: Field, resolution: number): SkinnedMesh {
   const step = FIGURE_HEIGHT / resolution;
-  const grid = sampleGrid(field, fieldBounds(field, 2 * step), step);
-  const raw = marchingCubes(grid);
-  const rawPositions = raw.positions;
-  const rawIndices = dropSmallPieces(raw.indices, raw.positions.length / 3, 0.01);
-  const rawCount = rawPositions.length / 3;
-  const rawAdjacency = buildAdjacency(rawIndices, rawCount);
-  relax(field, rawPositions, rawIndices, rawAdjacency, RELAX_ITERATIONS, 0.5);
-  const regionOf = (x: number, y: number, z: number): number => {
+  const regionOf = humanoidRegionOf(rig, field);
+  const surface = extractSurface(field, fieldBounds(field, 2 * step), step, regionOf, RELAX_ITERATIONS);
+  const triRegion = triangleRegions(surface.positions, surface.indices, regionOf);
+  return assembleMesh('body', rig, field, surface.positions, surface.indices, triRegion, HUMANOID_MATERIALS.length, {
+    blends: humanoidBlends(rig),
+    smoothIterations: 6,
+    smoothRate: 0.5,
+    minWeight: 0.01,
+  }).mesh;
+}
+
+/** Region of a surface point of the walker's field: paint decals first, else the generating primitive's region. */
+export function humanoidRegionOf(rig: Rig, field: Field): (x: number, y: number, z: number) => number {
+  return (x, y, z) => {
     const paint = paintAt(field, x, y, z);
     if (paint >= 0) return field.primitives[paint]!.tag;
     const p = nearestPrimitive(field, x, y, z);
     return p < 0 ? Region.Skin : regionAt(rig, field.primitives[p]!, [x, y, z]);
   };
-  snapRegionBorders(field, rawPositions, rawIndices, rawAdjacency, regionOf);
+}
 
-  // Region of each triangle: the region at its centroid.
-  const triCount = rawIndices.length / 3;
+/**
+ * The zero set of `field` inside `bounds`, meshed at grid spacing `step`: marching cubes, crumbs
+ * dropped (pieces under 1 % of the largest), `relaxIterations` rounds of tangential relaxation with
+ * re-projection, region borders (by `regionOf`) snapped onto the label curves. Closed and manifold
+ * when the surface does not leave `bounds` (else closed by caps on the box faces). Positions in the
+ * field's space; vertex numbering is the mesher's (vertices of dropped pieces stay, unused).
+ */
+export function extractSurface(
+  field: Field,
+  bounds: [Vec3, Vec3],
+  step: number,
+  regionOf: (x: number, y: number, z: number) => number,
+  relaxIterations: number,
+): { positions: Float32Array; indices: Uint32Array } {
+  const grid = sampleGrid(field, bounds, step);
+  const raw = marchingCubes(grid);
+  const positions = raw.positions;
+  const indices = dropSmallPieces(raw.indices, raw.positions.length / 3, 0.01);
+  const count = positions.length / 3;
+  const adjacency = buildAdjacency(indices, count);
+  relax(field, positions, indices, adjacency, relaxIterations, 0.5);
+  snapRegionBorders(field, positions, indices, adjacency, regionOf);
+  return { positions, indices };
+}
+
+/** Region of each triangle: `regionOf` at its centroid. */
+export function triangleRegions(
+  positions: Float32Array,
+  indices: Uint32Array,
+  regionOf: (x: number, y: number, z: number) => number,
+): Uint8Array {
+  const triCount = indices.length / 3;
   const triRegion = new Uint8Array(triCount);
   for (let t = 0; t < triCount; t++) {
     const c = [0, 0, 0];
-    for (let e = 0; e < 3; e++) for (let k = 0; k < 3; k++) c[k] += rawPositions[rawIndices[t * 3 + e]! * 3 + k]! / 3;
+    for (let e = 0; e < 3; e++) for (let k = 0; k < 3; k++) c[k] += positions[indices[t * 3 + e]! * 3 + k]! / 3;
     triRegion[t] = regionOf(c[0]!, c[1]!, c[2]!);
   }
+  return triRegion;
+}
 
+/**
+ * A SkinnedMesh from a triangle soup on `field`'s surface: triangles sorted by region (stable; region
+ * = material slot, one subset per slot 0..materialCount−1, empty ones included), vertices renumbered
+ * by first use (`remap[raw] = new index`, −1 when unused), normals from the field gradient, owner of
+ * each vertex = bone of the nearest union primitive (accepted by `accept`), skin weights (weights.ts),
+ * cylindrical UVs and tangents (uv.ts). Palette slot k = node k, invBind = the rig's.
+ */
+export function assembleMesh(
+  name: string,
+  rig: Rig,
+  field: Field,
+  rawPositions: Float32Array,
+  rawIndices: Uint32Array,
+  triRegion: Uint8Array,
+  materialCount: number,
+  weightOptions: WeightOptions,
+  accept?: (p: Primitive) => boolean,
+): { mesh: SkinnedMesh; remap: Int32Array; owner: Int32Array } {
+  const rawCount = rawPositions.length / 3;
+  const triCount = rawIndices.length / 3;
   // Triangles sorted by region (stable), vertices renumbered by first use.
   const order = Array.from({ length: triCount }, (_, i) => i).sort((a, b) => triRegion[a]! - triRegion[b]! || a - b);
   const remap = new Int32Array(rawCount).fill(-1);
@@ -135,7 +193,7 @@ function buildBodyMesh(rig: Rig, field: Field, resolution: number): SkinnedMesh 
 
   const subsets: Subset[] = [];
   let start = 0;
-  for (let m = 0; m < HUMANOID_MATERIALS.length; m++) {
+  for (let m = 0; m < materialCount; m++) {
     let count = 0;
     while (start + count < triCount && triRegion[order[start + count]!] === m) count++;
     subsets.push({ material: m, start, count });
@@ -147,22 +205,17 @@ function buildBodyMesh(rig: Rig, field: Field, resolution: number): SkinnedMesh 
 
   const owner = new Int32Array(vertexCount);
   for (let v = 0; v < vertexCount; v++) {
-    const p = nearestPrimitive(field, positions[v * 3]!, positions[v * 3 + 1]!, positions[v * 3 + 2]!);
+    const p = nearestPrimitive(field, positions[v * 3]!, positions[v * 3 + 1]!, positions[v * 3 + 2]!, accept);
     owner[v] = p < 0 ? 0 : Math.max(0, field.primitives[p]!.bone);
   }
   const adjacency = buildAdjacency(indices, vertexCount);
-  const skin = computeSkinWeights(positions, adjacency, owner, rig, {
-    blends: humanoidBlends(rig),
-    smoothIterations: 6,
-    smoothRate: 0.5,
-    minWeight: 0.01,
-  });
+  const skin = computeSkinWeights(positions, adjacency, owner, rig, weightOptions);
   const { uvs, tangents } = cylindricalUVs(positions, normals, owner, rig);
 
   const bones = new Int16Array(rig.count);
   for (let i = 0; i < rig.count; i++) bones[i] = i;
-  return {
-    name: 'body',
+  const mesh: SkinnedMesh = {
+    name,
     vertexCount,
     positions,
     normals,
@@ -177,4 +230,5 @@ function buildBodyMesh(rig: Rig, field: Field, resolution: number): SkinnedMesh 
     invBind: rig.invBind.slice(),
     skinned: true,
   };
+  return { mesh, remap, owner };
 }
