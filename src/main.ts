@@ -19,6 +19,8 @@ declare global {
       stats(): ReturnType<App['stats']>;
       /** Test hook: a technique's transform-feedback positions against the CPU reference (App.skinCheck). */
       skinCheck(technique?: string): ReturnType<App['skinCheck']>;
+      /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (App.morphCheck). */
+      morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;
       /** Benchmark hook: median ms of `frames` frames drawn back to back and finished (App.benchFrames). */
       benchFrames(frames?: number): number;
     };
@@ -84,6 +86,7 @@ function start(): void {
     info: () => app.info(),
     stats: () => app.stats(),
     skinCheck: (technique) => app.skinCheck(technique),
+    morphCheck: (path, technique) => app.morphCheck(path, technique),
     benchFrames: (frames) => app.benchFrames(frames),
   };
   mountRecorder(panel.gui, app, window.skinlab);

@@ -22,6 +22,12 @@
  *   The clock's doubles live in a Float64Array and reach the jobs through their typed-array slots
  *   (sampleTime, interpWeight), because V8 boxes a computed double stored in a field or passed to a call it
  *   does not inline. test/anim/alloc.test.ts checks this with --trace-gc.
+ * - Morph weights (constructed with morphTargetCount > 0, indexed like Scene.morphTargets): evaluate() also
+ *   fills `morphWeights`. Two layers: the track layer (`morphTrackWeights`) samples the current clip's
+ *   morphTracks at the clip time (targets without a track weigh 0; a crossfade blends the old clip's, or
+ *   the frozen weights', linearly with the same weight as the pose); the manual layer holds a value per
+ *   target set by hand (setMorphManual) or "from track". Final weight = the manual value where set, else
+ *   the track weight while `morphTracksEnabled`, else 0. resetMorphs() puts every target back to "from track".
  */
 
 import type { Clip, Skeleton, SkinnedMesh } from '../model/types.ts';
@@ -31,6 +37,10 @@ import { interpWeight } from './quat-interp.ts';
 import { localToModel } from './local-to-model.ts';
 import { buildPalette } from './palette.ts';
 import { createClipCursor, sampleClipAt, sampleTime, type ClipCursor } from './sample-clip.ts';
+import { sampleMorphTracksAt } from './morph.ts';
+import type { MorphTrack } from '../model/types.ts';
+
+const NO_MORPH_TRACKS: readonly MorphTrack[] = [];
 
 const FADE_NONE = 0;
 /** Fading from a clip that keeps playing (fromClip at clock[FROM_TIME]). */
@@ -71,6 +81,13 @@ export class AnimPlayer {
   /** Model matrices, 16 floats per node, column-major. Read-only for callers. */
   readonly model: Float32Array;
 
+  /** Final morph weights after evaluate(), one per morph target. Read-only for callers. */
+  readonly morphWeights: Float32Array;
+  /** The track layer of the last evaluate() (crossfade applied), one per morph target. Read-only for callers. */
+  readonly morphTrackWeights: Float32Array;
+  /** false: targets not set by hand weigh 0 (the expression track is off). */
+  morphTracksEnabled = true;
+
   /** Playback rate; 1 is real time, negative plays backwards. */
   speed = 1;
   paused = false;
@@ -78,13 +95,18 @@ export class AnimPlayer {
 
   private readonly cursors: readonly ClipCursor[];
   private readonly fromLocals: Float32Array;
+  private readonly morphCursors: readonly Uint32Array[];
+  private readonly fromMorph: Float32Array;
+  private readonly morphManual: Float32Array;
+  /** 1 where the target's weight was set by hand. */
+  private readonly morphManualSet: Uint8Array;
   /** TIME, FROM_TIME, FADE_ELAPSED, FADE_DURATION. */
   private readonly clock = new Float64Array(4);
   private current: number;
   private fadeKind = FADE_NONE;
   private fromClip = -1;
 
-  constructor(skeleton: Skeleton, clips: readonly Clip[]) {
+  constructor(skeleton: Skeleton, clips: readonly Clip[], morphTargetCount = 0) {
     const nodeCount = skeleton.parents.length;
     if (skeleton.restLocal.length !== nodeCount * TRS_STRIDE) {
       throw new Error(
@@ -98,6 +120,13 @@ export class AnimPlayer {
     this.fromLocals = new Float32Array(nodeCount * TRS_STRIDE);
     this.model = new Float32Array(nodeCount * 16);
     this.cursors = clips.map(createClipCursor);
+    const targets = Math.max(0, morphTargetCount | 0);
+    this.morphWeights = new Float32Array(targets);
+    this.morphTrackWeights = new Float32Array(targets);
+    this.fromMorph = new Float32Array(targets);
+    this.morphManual = new Float32Array(targets);
+    this.morphManualSet = new Uint8Array(targets);
+    this.morphCursors = clips.map((c) => new Uint32Array(c.morphTracks?.length ?? 0));
     this.current = clips.length > 0 ? 0 : -1;
     this.evaluate();
   }
@@ -167,6 +196,8 @@ export class AnimPlayer {
       } else {
         this.evaluateLocals();
         this.fromLocals.set(this.locals);
+        this.evaluateMorphs();
+        this.fromMorph.set(this.morphTrackWeights);
         this.fadeKind = FADE_FROM_POSE;
         this.fromClip = -1;
       }
@@ -184,6 +215,62 @@ export class AnimPlayer {
   evaluate(): void {
     this.evaluateLocals();
     localToModel(this.skeleton.parents, this.locals, this.model);
+    this.evaluateMorphs();
+  }
+
+  /** Sets target's weight by hand (overrides its track until clearMorphManual/resetMorphs); takes effect at the next evaluate(). */
+  setMorphManual(target: number, weight: number): void {
+    if (target < 0 || target >= this.morphManual.length) throw new RangeError(`AnimPlayer.setMorphManual: target ${target} out of range (${this.morphManual.length} targets)`);
+    this.morphManual[target] = Number.isFinite(weight) ? weight : 0;
+    this.morphManualSet[target] = 1;
+  }
+
+  /** Puts target back on its track. */
+  clearMorphManual(target: number): void {
+    if (target < 0 || target >= this.morphManual.length) return;
+    this.morphManual[target] = 0;
+    this.morphManualSet[target] = 0;
+  }
+
+  /** Every target back on its track (or 0 while the tracks are off). */
+  resetMorphs(): void {
+    this.morphManual.fill(0);
+    this.morphManualSet.fill(0);
+  }
+
+  /** True when target's weight was set by hand. */
+  isMorphManual(target: number): boolean {
+    return this.morphManualSet[target] === 1;
+  }
+
+  /** Track layer (with crossfade) into morphTrackWeights, then the manual layer on top into morphWeights. */
+  private evaluateMorphs(): void {
+    const out = this.morphWeights;
+    const n = out.length;
+    if (n === 0) return;
+    const track = this.morphTrackWeights;
+    track.fill(0);
+    const current = this.current;
+    if (current >= 0) {
+      const clock = this.clock;
+      sampleTime[0] = clock[TIME];
+      sampleMorphTracksAt(this.clips[current]!.morphTracks ?? NO_MORPH_TRACKS, this.morphCursors[current]!, track);
+      if (this.fadeKind !== FADE_NONE) {
+        const from = this.fromMorph;
+        if (this.fadeKind === FADE_FROM_CLIP) {
+          from.fill(0);
+          sampleTime[0] = clock[FROM_TIME];
+          sampleMorphTracksAt(this.clips[this.fromClip]!.morphTracks ?? NO_MORPH_TRACKS, this.morphCursors[this.fromClip]!, from);
+        }
+        const w = clock[FADE_ELAPSED] / clock[FADE_DURATION];
+        const f = w < 0 ? 0 : w > 1 ? 1 : w;
+        for (let i = 0; i < n; i++) track[i] = from[i]! + (track[i]! - from[i]!) * f;
+      }
+    }
+    const manual = this.morphManual;
+    const set = this.morphManualSet;
+    const enabled = this.morphTracksEnabled;
+    for (let i = 0; i < n; i++) out[i] = set[i] === 1 ? manual[i]! : enabled ? track[i]! : 0;
   }
 
   /**

@@ -14,7 +14,9 @@ import { clampPalette, findTechnique, paletteRange, TECHNIQUES, type Technique }
 import { findBuiltin } from './builtins.ts';
 import { animatedFraming, type Framing } from './framing.ts';
 import { urlSource, type ModelSource } from './model-source.ts';
-import { applyParams, defaultState, type AppState } from './state.ts';
+import { applyParams, defaultState, formatMorph, type AppState } from './state.ts';
+import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
+import type { SkinnedMesh } from '../model/types.ts';
 
 /** A model that loaded completely and is being drawn. */
 export interface LoadedModel {
@@ -70,6 +72,32 @@ export interface Stats {
   /** The view drawn, and the weights view's bone name (for the legend). */
   view: string;
   bone: string;
+  /** How morph targets are applied (state `morphs`), or null for a model without targets. */
+  morphPath: string | null;
+  /** Slots path: the targets bound to Dawn's 5 attribute slots this frame (ascending target index); [] on other paths. */
+  morphSlots: string[];
+  /** Their weights, in the same order. */
+  morphSlotWeights: number[];
+  /** Slots path: Σ|w| of the non-zero targets that got no slot this frame (0 on other paths). */
+  morphDropped: number;
+}
+
+/** morphCheck(): a morph path's GPU morphed+skinned positions (transform feedback) against the CPU. */
+export interface MorphCheck {
+  path: string;
+  technique: string;
+  vertices: number;
+  /** Diameter of the model's framing sphere (model units). */
+  modelSize: number;
+  /** Largest |gpu − cpu| against the CPU reference with every weight applied (the `cpu` path). */
+  maxError: number;
+  /** Largest |gpu − cpu| against the CPU applying this path's own weights (for `slots`: the 5 bound ones). */
+  maxErrorPath: number;
+  /** Σ|w| the path dropped (slots beyond 5), and the slot targets. */
+  dropped: number;
+  slots: string[];
+  /** Largest |morphed − neutral| position over the reference (how much the morph moves anything). */
+  maxMorphOffset: number;
 }
 
 /** skinCheck(): the technique's GPU-skinned positions (transform feedback) against the CPU reference. */
@@ -106,7 +134,7 @@ export class App {
   private lastFrame = -1;
   private readonly figures: FrameFigures = emptyFigures();
   /** Filled from the state each frame (no per-frame object). */
-  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, palette: 12, view: 'shaded', skeleton: false, grid: true, bindPose: false, bone: -1 };
+  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, palette: 12, view: 'shaded', skeleton: false, grid: true, bindPose: false, bone: -1, morphs: 'slots' };
   /** state.bone resolved against the current model: a skeleton node, or -1. */
   private boneNode = -1;
   private readonly frameWaiters: (() => void)[] = [];
@@ -129,6 +157,10 @@ export class App {
     diffShare: -1,
     view: 'shaded',
     bone: '',
+    morphPath: null,
+    morphSlots: [],
+    morphSlotWeights: [],
+    morphDropped: 0,
   };
   private cameraDirty = true;
   private running = false;
@@ -154,6 +186,8 @@ export class App {
     if (this.state.camera !== before.camera) this.cameraDirty = true;
     let loaded = true;
     if (params.model !== undefined && (this.state.model !== this.current?.id || !this.current)) {
+      // A new model starts neutral unless the same call names its weights.
+      if (params.morph === undefined) this.state.morph = {};
       const builtin = findBuiltin(this.state.model);
       const src = urlSource(builtin ? builtin.url : this.state.model, document.baseURI);
       loaded = await this.load(src, this.state.model, builtin?.label, params.clip === undefined ? builtin?.clip ?? '' : this.state.clip);
@@ -164,6 +198,20 @@ export class App {
     if (this.current && (params.bone !== undefined || params.model !== undefined)) {
       const why = this.resolveBone(this.current, params.bone !== undefined);
       if (why) errors.push(why);
+    }
+    if (this.current && (params.morph !== undefined || params.morphTrack !== undefined || params.model !== undefined)) {
+      const unknown = this.applyMorphState(this.current);
+      if (unknown.length > 0) {
+        for (const name of unknown) delete this.state.morph[name];
+        if (params.morph !== undefined) {
+          const names = this.current.scene.morphTargets;
+          errors.push(
+            names.length === 0
+              ? `morph=${String(params.morph)}: this model has no morph targets`
+              : `morph=${unknown.join(',')}: no such morph target (targets: ${names.join(', ')})`,
+          );
+        }
+      }
     }
     // Reported after any load, which clears the banner when it starts.
     if (errors.length > 0 && loaded) this.fail(errors.join('\n'));
@@ -266,7 +314,7 @@ export class App {
       const scene = loadModel(source.name, bytes);
       const warnings = [...scene.warnings];
       const framing = animatedFraming(scene);
-      const player = new AnimPlayer(scene.skeleton, scene.clips);
+      const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length);
       gpu = await ModelGpu.create(this.gl, scene, source.companions, framing, warnings);
       if (seq !== this.loadSeq) {
         gpu.dispose();
@@ -282,12 +330,13 @@ export class App {
       const techniqueErrors = this.checkTechnique(loaded, null);
       if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
       const technique = findTechnique(this.state.technique) ?? TECHNIQUES[0]!;
-      this.renderer.warm(gpu, technique, this.state.influences, this.state.palette);
+      this.renderer.warm(gpu, technique, this.state.influences, this.state.palette, this.state.morphs);
       previous?.gpu.dispose();
       this.state.model = id;
       this.state.clip = clip;
       this.lastStats.paletteBytes = paletteBytes;
       this.applyClip(loaded, 0);
+      this.applyMorphState(loaded);
       this.cameraDirty = true;
       for (const w of warnings) console.warn(`${source.name}: ${w}`);
       this.view.progress(null);
@@ -340,6 +389,44 @@ export class App {
     }
     player.speed = this.state.speed;
     if (this.state.t !== null) player.setTime(this.state.t);
+  }
+
+  /**
+   * Puts state.morph (hand-set weights by name) and state.morphTrack into the model's player: every target
+   * back on its track, then the named ones set by hand. Returns the names the model does not have.
+   */
+  private applyMorphState(model: LoadedModel): string[] {
+    const names = model.scene.morphTargets;
+    const player = model.player;
+    player.morphTracksEnabled = this.state.morphTrack;
+    player.resetMorphs();
+    const unknown: string[] = [];
+    for (const [name, w] of Object.entries(this.state.morph)) {
+      const i = names.indexOf(name);
+      if (i < 0) unknown.push(name);
+      else player.setMorphManual(i, w);
+    }
+    return unknown;
+  }
+
+  /** GUI: sets one target's weight by hand (null: back to its track). Unknown names are ignored. */
+  setMorph(name: string, weight: number | null): void {
+    const m = this.current;
+    const i = m ? m.scene.morphTargets.indexOf(name) : -1;
+    if (!m || i < 0) return;
+    if (weight === null) {
+      delete this.state.morph[name];
+      m.player.clearMorphManual(i);
+    } else {
+      this.state.morph[name] = weight;
+      m.player.setMorphManual(i, weight);
+    }
+  }
+
+  /** GUI Reset: every target back to its track (or 0 with the track off). */
+  resetMorphs(): void {
+    this.state.morph = {};
+    this.current?.player.resetMorphs();
   }
 
   /** Starts `clipIndex` with the state's crossfade (GUI). */
@@ -406,6 +493,8 @@ export class App {
     o.grid = s.grid;
     o.bindPose = s.bindPose;
     o.bone = this.boneNode;
+    o.morphs = s.morphs;
+    player.morphTracksEnabled = s.morphTrack;
     this.renderer.render(model.gpu, player, this.camera, o, this.figures);
     // Not averaged: the diff count is already a sampled figure, and the legend follows the view at once.
     this.lastStats.diffPixels = this.figures.diffPixels;
@@ -518,7 +607,13 @@ export class App {
       grid: this.state.grid,
       skeleton: this.state.skeleton,
       morphTargets: scene?.morphTargets ?? [],
-      morphs: null,
+      morphKinds: scene ? scene.morphTargets.map((_, i) => scene.morphKinds?.[i] ?? 'modifier') : [],
+      morphs: this.state.morphs,
+      morphPaths: [...MORPH_PATHS],
+      /** Hand-set weights (state `morph`), and every non-zero weight applied this frame (track or hand). */
+      morph: formatMorph(this.state.morph),
+      morphTrack: this.state.morphTrack,
+      morphWeights: m ? Object.fromEntries(scene!.morphTargets.map((n, i) => [n, m.player.morphWeights[i]!]).filter(([, w]) => w !== 0)) : {},
       bones: bones.size,
       frames: scene?.skeleton.parents.length ?? 0,
       vertices: scene?.meshes.reduce((n, x) => n + x.vertexCount, 0) ?? 0,
@@ -532,7 +627,21 @@ export class App {
   }
 
   stats(): Stats {
-    return { ...this.lastStats };
+    const out = { ...this.lastStats, morphPath: null as string | null, morphSlots: [] as string[], morphSlotWeights: [] as number[], morphDropped: 0 };
+    const morph = this.current?.gpu.morph;
+    if (morph) {
+      out.morphPath = morph.path;
+      if (morph.path === 'slots') {
+        const names = this.current!.scene.morphTargets;
+        for (const t of morph.slots) {
+          if (t < 0) continue;
+          out.morphSlots.push(names[t]!);
+          out.morphSlotWeights.push(morph.applied[t]!);
+        }
+        out.morphDropped = morph.dropped;
+      }
+    }
+    return out;
   }
 
   /**
@@ -567,8 +676,9 @@ export class App {
     const influences = this.state.influences;
     const palette = clampPalette(m.scene, this.renderer.caps, influences, this.state.palette);
     m.player.evaluate();
-    const readbacks = this.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette);
+    const readbacks = this.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, this.state.morphs);
     const dual = technique.id === 'dual-quat';
+    const applied = this.pathWeights(m, this.state.morphs).weights;
     const out: SkinCheck = {
       technique: technique.id,
       reference: dual ? 'dual-quat' : 'software',
@@ -579,14 +689,7 @@ export class App {
       maxErrorApproximated: 0,
     };
     m.scene.meshes.forEach((mesh, i) => {
-      const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
-      m.player.writePalette(mesh, pal, 0);
-      const cpu = new Float32Array(mesh.vertexCount * 3);
-      if (dual) {
-        const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
-        buildDualQuatPalette(pal, mesh.bones.length, dq);
-        skinMeshDualQuat(mesh, dq, cpu, null, influences);
-      } else skinMesh(mesh, pal, cpu, null, influences);
+      const cpu = this.referenceSkin(m, mesh, applied, dual, influences);
       const r = readbacks[i]!;
       for (let v = 0; v < r.sourceVertex.length; v++) {
         const s = r.sourceVertex[v]!;
@@ -605,6 +708,89 @@ export class App {
     });
     return out;
   }
+
+  /** The weights a path applies to the current model now (copies; allocates). */
+  private pathWeights(m: LoadedModel, path: MorphPath): { weights: Float32Array; dropped: number; slots: Int32Array } {
+    const weights = new Float32Array(m.player.morphWeights.length);
+    const slots = new Int32Array(MORPH_SLOTS);
+    const dropped = effectiveWeights(path, m.player.morphWeights, weights, slots);
+    return { weights, dropped, slots };
+  }
+
+  /** CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning) with the current pose. */
+  private referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, dual: boolean, influences: number): Float32Array {
+    const source = morphedMesh(mesh, weights);
+    const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
+    m.player.writePalette(mesh, pal, 0);
+    const cpu = new Float32Array(mesh.vertexCount * 3);
+    if (dual) {
+      const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
+      buildDualQuatPalette(pal, mesh.bones.length, dq);
+      skinMeshDualQuat(source, dq, cpu, null, influences);
+    } else skinMesh(source, pal, cpu, null, influences);
+    return cpu;
+  }
+
+  /**
+   * Test hook: morphs and skins the current pose on the GPU with morph path `path` and `technique` (default:
+   * the state's), reads the positions back with transform feedback and compares each vertex with the CPU
+   * (applyMorphs then skinMesh / dual-quat) using every weight (maxError) and the path's own weights
+   * (maxErrorPath). Vertices a technique deliberately approximates are left out. Allocates; not per frame.
+   */
+  morphCheck(path: string = this.state.morphs, id: string = this.state.technique): MorphCheck {
+    const m = this.current;
+    const technique = findTechnique(id);
+    if (!m || !technique) throw new Error(`morphCheck: ${m ? `no technique ${id}` : 'no model loaded'}`);
+    if (!(MORPH_PATHS as readonly string[]).includes(path)) throw new Error(`morphCheck: no morph path ${path} (one of ${MORPH_PATHS.join(', ')})`);
+    const morphPath = path as MorphPath;
+    const influences = this.state.influences;
+    const palette = clampPalette(m.scene, this.renderer.caps, influences, this.state.palette);
+    m.player.evaluate();
+    const readbacks = this.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, morphPath);
+    const dual = technique.id === 'dual-quat';
+    const all = this.pathWeights(m, 'cpu').weights;
+    const own = this.pathWeights(m, morphPath);
+    const zero = new Float32Array(all.length);
+    const out: MorphCheck = {
+      path,
+      technique: technique.id,
+      vertices: 0,
+      modelSize: m.framing.radius * 2,
+      maxError: 0,
+      maxErrorPath: 0,
+      dropped: morphPath === 'slots' ? own.dropped : 0,
+      slots: morphPath === 'slots' ? [...own.slots].filter((t) => t >= 0).map((t) => m.scene.morphTargets[t]!) : [],
+      maxMorphOffset: 0,
+    };
+    const err = (a: Float32Array, v: number, b: Float32Array, s: number): number => {
+      const e = Math.max(Math.abs(a[v * 3]! - b[s * 3]!), Math.abs(a[v * 3 + 1]! - b[s * 3 + 1]!), Math.abs(a[v * 3 + 2]! - b[s * 3 + 2]!));
+      return Number.isFinite(e) ? e : Infinity;
+    };
+    m.scene.meshes.forEach((mesh, i) => {
+      const full = this.referenceSkin(m, mesh, all, dual, influences);
+      const mine = this.referenceSkin(m, mesh, own.weights, dual, influences);
+      const neutral = this.referenceSkin(m, mesh, zero, dual, influences);
+      for (let s = 0; s < mesh.vertexCount; s++) out.maxMorphOffset = Math.max(out.maxMorphOffset, err(full, s, neutral, s));
+      const r = readbacks[i]!;
+      for (let v = 0; v < r.sourceVertex.length; v++) {
+        if (r.approximated && r.approximated[v]) continue;
+        const s = r.sourceVertex[v]!;
+        out.maxError = Math.max(out.maxError, err(r.positions, v, full, s));
+        out.maxErrorPath = Math.max(out.maxErrorPath, err(r.positions, v, mine, s));
+      }
+      out.vertices += r.sourceVertex.length;
+    });
+    return out;
+  }
+}
+
+/** A mesh with its bind-space positions and normals morphed by `weights` (the mesh itself when nothing moves it). */
+function morphedMesh(mesh: SkinnedMesh, weights: Float32Array): SkinnedMesh {
+  if (!mesh.morphs || weights.every((w) => w === 0)) return mesh;
+  const positions = new Float32Array(mesh.vertexCount * 3);
+  const normals = new Float32Array(mesh.vertexCount * 3);
+  applyMorphs(mesh, weights, positions, normals);
+  return { ...mesh, positions, normals };
 }
 
 function formatBytes(n: number): string {

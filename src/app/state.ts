@@ -1,3 +1,4 @@
+import { MORPH_PATHS, type MorphPath } from '../anim/morph.ts';
 import { VIEW_IDS, type ViewId } from '../render/views.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 
@@ -36,6 +37,16 @@ export interface AppState {
   gui: boolean;
   /** null frames the model automatically; else yaw/pitch in degrees and distance in model radii. */
   camera: CameraSetting | null;
+  /**
+   * Morph-target weights set by hand, by target name (URL `morph=name:weight,...`), in the order given.
+   * Targets not listed follow the clip's expression track (or weigh 0 with the track off). Names are
+   * checked against the loaded model by the app.
+   */
+  morph: Record<string, number>;
+  /** How morph targets are applied; ignored by a model without targets. */
+  morphs: MorphPath;
+  /** Play the clip's expression (morph-weight) tracks. */
+  morphTrack: boolean;
 }
 
 export interface CameraSetting {
@@ -71,13 +82,43 @@ export function defaultState(): AppState {
     grid: true,
     gui: true,
     camera: null,
+    morph: {},
+    morphs: 'slots',
+    morphTrack: true,
   };
+}
+
+/**
+ * Parses `name:weight,name:weight,...` (CONTRACT section 2 `morph`; '' = none). Names are snake_case-ish
+ * identifiers, weights finite numbers (not clamped). Returns the record, or the reason it is malformed.
+ */
+export function parseMorph(value: string): Record<string, number> | string {
+  const out: Record<string, number> = {};
+  const text = value.trim();
+  if (text === '') return out;
+  for (const part of text.split(',')) {
+    const item = part.trim();
+    if (item === '') continue;
+    const m = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*:\s*(\S+)$/.exec(item);
+    if (!m) return `"${item}" is not name:weight`;
+    const w = Number(m[2]);
+    if (!Number.isFinite(w)) return `"${item}": weight is not a number`;
+    out[m[1]!] = w;
+  }
+  return out;
+}
+
+/** The inverse of parseMorph: `name:weight,...` in the record's order. */
+export function formatMorph(morph: Readonly<Record<string, number>>): string {
+  return Object.entries(morph)
+    .map(([k, w]) => `${k}:${Number(w.toFixed(4))}`)
+    .join(',');
 }
 
 /**
  * Applies query-style parameters to a state. Returns one message per bad value (the value is then left
  * as it was). Unknown keys are ignored, and so are the contract's keys for features this build does not
- * have (morph, morphs, crowd, detail). `palette` is checked here for form only; the app checks its range
+ * have (crowd, detail). `morph` names are checked against the loaded model by the app. `palette` is checked here for form only; the app checks its range
  * against the loaded model and the device.
  */
 export function applyParams(state: AppState, params: Record<string, string | number | boolean | null | undefined>): string[] {
@@ -158,6 +199,19 @@ export function applyParams(state: AppState, params: Record<string, string | num
         } else state.camera = { yaw: parts[0]!, pitch: parts[1]!, distance: parts[2]! };
         break;
       }
+      case 'morph': {
+        const parsed = parseMorph(value);
+        if (typeof parsed === 'string') bad(key, raw, `expected name:weight,name:weight,… (${parsed})`);
+        else state.morph = parsed;
+        break;
+      }
+      case 'morphs':
+        if (!(MORPH_PATHS as readonly string[]).includes(value)) bad(key, raw, `unknown morph path; one of ${MORPH_PATHS.join(', ')}`);
+        else state.morphs = value as MorphPath;
+        break;
+      case 'morphTrack':
+        state.morphTrack = !(value === '0' || value === 'false' || raw === false);
+        break;
       case 'gui':
         state.gui = !(value === '0' || value === 'false' || raw === false);
         break;

@@ -48,6 +48,15 @@ export class MeshBuffers {
     this.vertexBytes = mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength;
   }
 
+  /** The bind-space position and normal buffers (3 floats per mesh vertex); the morph runtime's cpu path rewrites them. */
+  get positionBuffer(): WebGLBuffer {
+    return this.attribs.find((x) => x.loc === ATTRIB.a_position)!.buffer;
+  }
+
+  get normalBuffer(): WebGLBuffer {
+    return this.attribs.find((x) => x.loc === ATTRIB.a_normal)!.buffer;
+  }
+
   get wireVao(): WebGLVertexArrayObject | null {
     return this.edgeVao;
   }

@@ -31,7 +31,26 @@ export const ATTRIB = {
   a_uv: 2,
   a_joints: 3,
   a_weights: 4,
+  // 5: the weights/influences views' attribute (render/view-data.ts VIEW_ATTRIB_LOCATION): Dawn's sixth
+  // neutral input (the binormal) is free here because the shading uses no tangent frame.
+  // 6..15: Dawn's 5 (position diff, normal diff) pairs (MORPH_SLOTS), or the source vertex (MORPH_TEXTURE).
+  a_morphVertex: 6,
+  a_morphPosition0: 6,
+  a_morphNormal0: 7,
+  a_morphPosition1: 8,
+  a_morphNormal1: 9,
+  a_morphPosition2: 10,
+  a_morphNormal2: 11,
+  a_morphPosition3: 12,
+  a_morphNormal3: 13,
+  a_morphPosition4: 14,
+  a_morphNormal4: 15,
 } as const;
+
+/** First attribute of the morph slot pairs: slot s uses MORPH_SLOT_LOCATION + 2s (position) and + 2s + 1 (normal). */
+export const MORPH_SLOT_LOCATION = 6;
+/** Texture unit of the morph delta texture (MORPH_TEXTURE), set once per program like the palette texture's. */
+export const MORPH_TEXTURE_UNIT = 6;
 
 export type Defines = Readonly<Record<string, string | number | boolean>>;
 
@@ -83,6 +102,12 @@ export class ProgramCache {
     if (paletteTex) {
       gl.useProgram(info.program);
       gl.uniform1i(paletteTex, PALETTE_TEXTURE_UNIT);
+      gl.useProgram(null);
+    }
+    const morphTex = gl.getUniformLocation(info.program, 'u_morphTex');
+    if (morphTex) {
+      gl.useProgram(info.program);
+      gl.uniform1i(morphTex, MORPH_TEXTURE_UNIT);
       gl.useProgram(null);
     }
     this.programs.set(key, info);

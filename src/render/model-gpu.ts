@@ -5,12 +5,13 @@ import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
 import { BindPose } from './bind-pose.ts';
 import { ViewAttributes } from './view-data.ts';
+import { MorphRuntime } from './morph-runtime.ts';
 
 /**
  * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
  * state (built the first time a technique is used, kept so switching back is instant), the skeleton
  * overlay's line buffer, the floor grid and contact shadow sized to the model, the weights/influences views'
- * vertex attributes and the bind pose. dispose() releases all of it.
+ * vertex attributes, the morph runtime and the bind pose. dispose() releases all of it.
  */
 export class ModelGpu {
   readonly meshes: MeshBuffers[];
@@ -40,6 +41,8 @@ export class ModelGpu {
   readonly bindPose: BindPose;
   /** Per technique vertex array: the weights and influences views' attribute (render/view-data.ts). */
   readonly viewAttributes: ViewAttributes;
+  /** Morph targets' runtime and GPU storage (render/morph-runtime.ts); null for a model without targets. */
+  readonly morph: MorphRuntime | null;
   private disposed = false;
 
   private constructor(
@@ -55,6 +58,7 @@ export class ModelGpu {
     this.textures = textures;
     this.bindPose = new BindPose(scene);
     this.viewAttributes = new ViewAttributes(gl);
+    this.morph = scene.morphTargets.length > 0 ? new MorphRuntime(gl, scene, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number) : null;
     const nodes = scene.skeleton.parents.length;
     this.boneLines = new Float32Array(nodes * 2 * 7);
     this.boneShown = shownNodes(scene);
@@ -109,6 +113,7 @@ export class ModelGpu {
     for (const list of this.techniqueMeshes.values()) for (const t of list) t.dispose();
     this.techniqueMeshes.clear();
     this.viewAttributes.dispose();
+    this.morph?.dispose();
     for (const t of this.textures) if (t) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);
     gl.deleteBuffer(this.boneBuffer);

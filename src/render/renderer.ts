@@ -12,6 +12,7 @@ import type { ModelGpu } from './model-gpu.ts';
 import { DiffSchedule } from './diff-count.ts';
 import { DiffView } from './diff-view.ts';
 import { VIEW_ATTRIB_LOCATION } from './view-data.ts';
+import { morphDefines, morphLocations, type MorphLocations, type MorphPath } from './morph-runtime.ts';
 import { surfaceView, type SurfaceView, type ViewId } from './views.ts';
 
 
@@ -29,6 +30,8 @@ export interface RenderOptions {
   bindPose: boolean;
   /** Skeleton node whose weights the `weights` view shows (-1: none). */
   bone: number;
+  /** How morph targets are applied (ignored for a model without targets). */
+  morphs: MorphPath;
 }
 
 /** Figures of the last frame; written in place by render() (the live cost panel reads them). */
@@ -75,6 +78,11 @@ interface Variant {
   influences: number;
   palette: number;
   surface: SurfaceView;
+  morphs: MorphPath;
+  /** The programs carry a GPU morph define (MORPH_SLOTS / MORPH_TEXTURE). */
+  gpuMorph: boolean;
+  litMorph: MorphLocations | null;
+  flatMorph: MorphLocations | null;
   lit: twgl.ProgramInfo;
   flat: twgl.ProgramInfo;
   litFrame: UniformBinding<Renderer['frameUniforms']>;
@@ -164,8 +172,18 @@ export class Renderer {
   private readonly linesStyle: UniformBinding<Renderer['lineUniforms']>;
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */
-  warm(model: ModelGpu, technique: Technique, influences: number, palette: number): void {
-    this.variant(0, model, technique, influences, palette, 'shaded');
+  warm(model: ModelGpu, technique: Technique, influences: number, palette: number, morphs: MorphPath = 'slots'): void {
+    this.variant(0, model, technique, influences, palette, 'shaded', morphs);
+  }
+
+  /** The technique's define set plus the morph path's (morph-runtime.ts morphDefines). */
+  private programDefines(model: ModelGpu, technique: Technique, influences: number, palette: number, morphs: MorphPath): { defines: Defines; gpuMorph: boolean } {
+    const o = this.techniqueOptions;
+    o.influences = influences;
+    o.palette = palette;
+    const defines = technique.defines(model.scene, this.caps, o);
+    const extra = morphDefines(model.scene, morphs, defines.NO_SKIN === true);
+    return extra ? { defines: { ...defines, ...extra }, gpuMorph: true } : { defines, gpuMorph: false };
   }
 
   // Program variants per slot (0: the chosen technique in the view's colouring; 1: the diff view's software
@@ -173,13 +191,10 @@ export class Renderer {
   // colouring) of the slot changes.
   private readonly variants: (Variant | null)[] = [null, null];
 
-  private variant(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView): Variant {
+  private variant(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView, morphs: MorphPath): Variant {
     const c = this.variants[slot];
-    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface) return c;
-    const o = this.techniqueOptions;
-    o.influences = influences;
-    o.palette = palette;
-    const defines = technique.defines(model.scene, this.caps, o);
+    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface && c.morphs === morphs) return c;
+    const { defines, gpuMorph } = this.programDefines(model, technique, influences, palette, morphs);
     const lit = this.programs.get('skinned.vert', 'lit.frag', surfaceDefines(defines, surface));
     const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
     const group = technique.groupUniform;
@@ -189,6 +204,10 @@ export class Renderer {
       influences,
       palette,
       surface,
+      morphs,
+      gpuMorph,
+      litMorph: gpuMorph ? morphLocations(this.gl, lit.program) : null,
+      flatMorph: gpuMorph ? morphLocations(this.gl, flat.program) : null,
       lit,
       flat,
       litFrame: new UniformBinding(lit, this.frameUniforms),
@@ -236,9 +255,11 @@ export class Renderer {
 
     const technique = opts.technique;
     const surface = surfaceView(opts.view);
-    const v = this.variant(0, model, technique, opts.influences, opts.palette, surface);
+    const v = this.variant(0, model, technique, opts.influences, opts.palette, surface, opts.morphs);
     const tmeshes = this.techniqueMeshes(model, technique, opts.influences, opts.palette);
     const t0 = performance.now();
+    const morph = model.morph;
+    morph?.prepare(opts.morphs, player.morphWeights, tmeshes, v.gpuMorph);
     for (let i = 0; i < tmeshes.length; i++) {
       const tm = tmeshes[i]!;
       out.uploadBytes += tm.update(pose);
@@ -260,11 +281,16 @@ export class Renderer {
       const dv = (this.diff ??= new DiffView(gl));
       dv.resize(gl.drawingBufferWidth, gl.drawingBufferHeight);
       const reference = software;
-      const rv = this.variant(1, model, reference, MAX_INFLUENCES, opts.palette, 'shaded');
+      const rv = this.variant(1, model, reference, MAX_INFLUENCES, opts.palette, 'shaded', opts.morphs);
       const rmeshes = this.techniqueMeshes(model, reference, MAX_INFLUENCES, opts.palette);
-      if (rmeshes !== tmeshes) for (let i = 0; i < rmeshes.length; i++) rmeshes[i]!.update(pose);
+      if (rmeshes !== tmeshes) {
+        // The reference morphs on the CPU with the same path's weights: the diff shows skinning differences.
+        morph?.prepare(opts.morphs, player.morphWeights, rmeshes, false);
+        for (let i = 0; i < rmeshes.length; i++) rmeshes[i]!.update(pose);
+      }
       gl.bindFramebuffer(gl.FRAMEBUFFER, dv.reference.framebuffer);
       this.drawScene(model, rv, rmeshes, opts, out, false);
+      if (rmeshes !== tmeshes) morph?.prepare(opts.morphs, player.morphWeights, tmeshes, v.gpuMorph);
       gl.bindFramebuffer(gl.FRAMEBUFFER, dv.image.framebuffer);
       this.drawScene(model, v, tmeshes, opts, out, true);
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -365,6 +391,7 @@ export class Renderer {
     for (let i = 0; i < tmeshes.length; i++) {
       const tm = tmeshes[i]!;
       tm.bind();
+      model.morph?.bindMesh(i, v.litMorph);
       gl.bindVertexArray(tm.vao);
       const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
       const draws = tm.draws;
@@ -418,6 +445,7 @@ export class Renderer {
       for (let i = 0; i < tmeshes.length; i++) {
         const tm = tmeshes[i]!;
         tm.bind();
+        model.morph?.bindMesh(i, v.flatMorph);
         gl.bindVertexArray(tm.wireVao);
         const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
         const draws = tm.wireDraws;
@@ -475,23 +503,24 @@ export class Renderer {
    * model-space positions (v_worldPos, u_world = identity) with transform feedback, one point per technique
    * vertex, group by group. Allocates (buffers, arrays): not for the frame loop.
    */
-  readbackSkin(model: ModelGpu, player: AnimPlayer, technique: Technique, influences: number, palette: number): SkinReadback[] {
+  readbackSkin(model: ModelGpu, player: AnimPlayer, technique: Technique, influences: number, palette: number, morphs: MorphPath = 'slots'): SkinReadback[] {
     const gl = this.gl;
-    const o = this.techniqueOptions;
-    o.influences = influences;
-    o.palette = palette;
-    const defines = technique.defines(model.scene, this.caps, o);
+    const { defines, gpuMorph } = this.programDefines(model, technique, influences, palette, morphs);
     const program = this.programs.get('skinned.vert', 'flat.frag', defines, ['v_worldPos']);
     const groupLoc = technique.groupUniform ? gl.getUniformLocation(program.program, technique.groupUniform) : null;
     const tmeshes = this.techniqueMeshes(model, technique, influences, palette);
+    const morphLocs = gpuMorph ? morphLocations(gl, program.program) : null;
+    model.morph?.prepare(morphs, player.morphWeights, tmeshes, gpuMorph);
     gl.useProgram(program.program);
     new UniformBinding(program, this.frameUniforms).apply();
     const tf = gl.createTransformFeedback();
     const results: SkinReadback[] = [];
     gl.enable(gl.RASTERIZER_DISCARD);
-    for (const tm of tmeshes) {
+    for (let i = 0; i < tmeshes.length; i++) {
+      const tm = tmeshes[i]!;
       tm.update(player);
       tm.bind();
+      model.morph?.bindMesh(i, morphLocs);
       const buffer = gl.createBuffer();
       gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, buffer);
       gl.bufferData(gl.TRANSFORM_FEEDBACK_BUFFER, tm.vertexCount * 12, gl.STATIC_READ);

@@ -2,7 +2,7 @@ import { uniqueEdges, type MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 import type { Partition } from './partition.ts';
-import type { DrawRange, MeshCost, TechniqueMesh, PoseSource } from './technique.ts';
+import type { BindInputs, DrawRange, MeshCost, TechniqueMesh, PoseSource } from './technique.ts';
 
 /**
  * Building blocks of the per-mesh technique state (technique.ts has the drawing contract):
@@ -34,6 +34,7 @@ export abstract class SharedMesh implements TechniqueMesh {
   readonly sourceVertex: Uint32Array;
   readonly approximated: Uint8Array | null = null;
   readonly cost: MeshCost;
+  readonly bindInputs: BindInputs;
   unrepresentableScale = 0;
 
   constructor(
@@ -50,6 +51,7 @@ export abstract class SharedMesh implements TechniqueMesh {
     this.vertexCount = mesh.vertexCount;
     this.sourceVertex = iota(mesh.vertexCount);
     this.cost = { groups: 1, duplicatedVertices: 0, vertexBytes: buffers.vertexBytes, approximatedTriangles: 0 };
+    this.bindInputs = { kind: 'buffers', positions: buffers.positionBuffer, normals: buffers.normalBuffer };
   }
 
   abstract update(player: PoseSource): number;
@@ -156,6 +158,7 @@ export class GroupedMesh implements TechniqueMesh {
   readonly approximated: Uint8Array | null;
   readonly cost: MeshCost;
   readonly unrepresentableScale = 0;
+  readonly bindInputs: BindInputs;
   /** Mesh palette (16 floats per mesh slot), then every group's matrices (gatherGroupPalettes layout). */
   private readonly palette: Float32Array;
   private readonly groupData: Float32Array;
@@ -182,8 +185,10 @@ export class GroupedMesh implements TechniqueMesh {
       wireDraws.push({ material: 0, group: g, first: at, count: e.length });
       at += e.length;
     });
-    this.vao = this.vertexArray(data, partition.indices);
-    this.wireVao = this.vertexArray(data, edges);
+    const attributes = this.attributeBuffers(data);
+    this.vao = this.vertexArray(attributes, partition.indices);
+    this.wireVao = this.vertexArray(attributes, edges);
+    this.bindInputs = { kind: 'buffers', positions: attributes[0]!.buffer, normals: attributes[1]!.buffer };
     this.indexType = gl.UNSIGNED_INT;
     this.draws = partition.groups.flatMap((g, gi) => g.runs.map((r) => ({ material: r.material, group: gi, first: r.first, count: r.count })));
     this.wireDraws = wireDraws;
@@ -204,35 +209,44 @@ export class GroupedMesh implements TechniqueMesh {
     this.groupFloats = Int32Array.from(partition.groups, (g) => (layout.loadAllSlots ? layout.slots : g.bones.length) * stride);
   }
 
-  private vertexArray(data: GroupedVertices, elements: Uint32Array): WebGLVertexArrayObject {
+  /** One GL buffer per attribute, shared by the triangle and edge vertex arrays. */
+  private attributeBuffers(data: GroupedVertices): { loc: number; buffer: WebGLBuffer; size: number; joints: boolean }[] {
+    const list: { loc: number; buffer: WebGLBuffer; size: number; joints: boolean }[] = [];
+    const add = (loc: number, array: ArrayBufferView, size: number, joints: boolean): void => {
+      list.push({ loc, buffer: this.createBuffer(this.gl.ARRAY_BUFFER, array), size, joints });
+    };
+    add(ATTRIB.a_position, data.positions, 3, false);
+    add(ATTRIB.a_normal, data.normals, 3, false);
+    if (data.uvs) add(ATTRIB.a_uv, data.uvs, 2, false);
+    add(ATTRIB.a_weights, data.weights3, 3, false);
+    if (data.joints4) add(ATTRIB.a_joints, data.joints4, 4, true);
+    return list;
+  }
+
+  private createBuffer(target: number, array: ArrayBufferView): WebGLBuffer {
+    const gl = this.gl;
+    const b = gl.createBuffer();
+    if (!b) throw new Error('createBuffer failed');
+    gl.bindBuffer(target, b);
+    gl.bufferData(target, array, gl.STATIC_DRAW);
+    this.glBuffers.push(b);
+    return b;
+  }
+
+  private vertexArray(attributes: readonly { loc: number; buffer: WebGLBuffer; size: number; joints: boolean }[], elements: Uint32Array): WebGLVertexArrayObject {
     const gl = this.gl;
     const vao = gl.createVertexArray();
     if (!vao) throw new Error('createVertexArray failed');
     gl.bindVertexArray(vao);
-    const buffer = (target: number, array: ArrayBufferView): void => {
-      const b = gl.createBuffer();
-      if (!b) throw new Error('createBuffer failed');
-      gl.bindBuffer(target, b);
-      gl.bufferData(target, array, gl.STATIC_DRAW);
-      this.glBuffers.push(b);
-    };
-    const float = (loc: number, array: Float32Array, size: number): void => {
-      buffer(gl.ARRAY_BUFFER, array);
-      gl.enableVertexAttribArray(loc);
-      gl.vertexAttribPointer(loc, size, gl.FLOAT, false, 0, 0);
-    };
-    float(ATTRIB.a_position, data.positions, 3);
-    float(ATTRIB.a_normal, data.normals, 3);
-    if (data.uvs) float(ATTRIB.a_uv, data.uvs, 2);
-    else gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
-    float(ATTRIB.a_weights, data.weights3, 3);
-    if (data.joints4) {
-      buffer(gl.ARRAY_BUFFER, data.joints4);
-      gl.enableVertexAttribArray(ATTRIB.a_joints);
+    gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
+    for (const a of attributes) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, a.buffer);
+      gl.enableVertexAttribArray(a.loc);
       // Freidlin: indices packed as 4 unsigned bytes (D3DVSDT_UBYTE4), read as integers.
-      gl.vertexAttribIPointer(ATTRIB.a_joints, 4, gl.UNSIGNED_BYTE, 0, 0);
+      if (a.joints) gl.vertexAttribIPointer(a.loc, a.size, gl.UNSIGNED_BYTE, 0, 0);
+      else gl.vertexAttribPointer(a.loc, a.size, gl.FLOAT, false, 0, 0);
     }
-    buffer(gl.ELEMENT_ARRAY_BUFFER, elements);
+    this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
     gl.bindVertexArray(null);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
     return vao;

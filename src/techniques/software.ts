@@ -3,13 +3,17 @@ import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
 import { clampInfluences } from './influences.ts';
 import { subsetDraws } from './mesh-state.ts';
-import type { DrawRange, MeshCost, Technique, TechniqueMesh, PoseSource } from './technique.ts';
+import type { SkinnedMesh } from '../model/types.ts';
+import type { BindInputs, DrawRange, MeshCost, Technique, TechniqueMesh, PoseSource } from './technique.ts';
 
 /**
  * `software`: the D3DX UpdateSkinnedMesh path (seed 004) and the reference every other technique is
  * tested against. Each frame the CPU skins positions and normals (anim/software-skin.ts) into arrays
  * sized at load and uploads them into two dynamic vertex buffers; the shader draws them unskinned
  * (NO_SKIN). UVs and indices are the model's own buffers. No bone limit, no allocation per frame.
+ * Morph targets: it skins from its own bind-space copies of positions and normals (bindInputs 'arrays'),
+ * which the morph runtime overwrites with the CPU-morphed mesh whatever the morph path (the GPU paths cannot
+ * reach a mesh skinned on the CPU); neutral until then.
  */
 class SoftwareMesh implements TechniqueMesh {
   readonly vao: WebGLVertexArrayObject;
@@ -23,6 +27,9 @@ class SoftwareMesh implements TechniqueMesh {
   readonly approximated = null;
   readonly cost: MeshCost;
   readonly unrepresentableScale = 0;
+  readonly bindInputs: BindInputs;
+  /** The mesh with its positions and normals replaced by bindInputs' arrays: what skinMesh reads. */
+  private readonly source: SkinnedMesh;
   /** Skinned model-space positions and normals, 3 floats per vertex, rewritten each frame. */
   private readonly positions: Float32Array;
   private readonly normals: Float32Array;
@@ -36,6 +43,10 @@ class SoftwareMesh implements TechniqueMesh {
     private readonly influences: number,
   ) {
     const mesh = buffers.mesh;
+    const bindPositions = new Float32Array(mesh.positions);
+    const bindNormals = new Float32Array(mesh.normals);
+    this.bindInputs = { kind: 'arrays', positions: bindPositions, normals: bindNormals };
+    this.source = { ...mesh, positions: bindPositions, normals: bindNormals };
     this.positions = new Float32Array(mesh.positions);
     this.normals = new Float32Array(mesh.normals);
     this.palette = new Float32Array(Math.max(1, mesh.bones.length) * 16);
@@ -89,7 +100,7 @@ class SoftwareMesh implements TechniqueMesh {
     const gl = this.gl;
     const mesh = this.buffers.mesh;
     player.writePalette(mesh, this.palette, 0);
-    skinMesh(mesh, this.palette, this.positions, this.normals, this.influences);
+    skinMesh(this.source, this.palette, this.positions, this.normals, this.influences);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.positions);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);

@@ -78,6 +78,18 @@ export interface MeshCost {
   readonly approximatedTriangles: number;
 }
 
+/**
+ * Where a technique mesh reads its bind-space positions and normals, so the morph runtime
+ * (render/morph-runtime.ts) can write the CPU-morphed mesh into them:
+ * - 'buffers': ARRAY_BUFFERs of 3 floats per technique vertex (vertex v copies mesh vertex sourceVertex[v]),
+ *   attached at ATTRIB.a_position / a_normal of the technique's vertex arrays; the runtime gathers and uploads.
+ * - 'arrays': 3 floats per mesh vertex that update() reads each frame (software: CPU-skinned from these).
+ * Whoever writes them must restore the neutral mesh when morphing stops.
+ */
+export type BindInputs =
+  | { readonly kind: 'buffers'; readonly positions: WebGLBuffer; readonly normals: WebGLBuffer }
+  | { readonly kind: 'arrays'; readonly positions: Float32Array; readonly normals: Float32Array };
+
 /** Per-mesh state of a technique. Owned by the model's GPU resources; disposed with them. */
 export interface TechniqueMesh {
   readonly vao: WebGLVertexArrayObject;
@@ -93,6 +105,7 @@ export interface TechniqueMesh {
   /** 1 where the technique deliberately deviates from the reference at that vertex (see MeshCost). */
   readonly approximated: Uint8Array | null;
   readonly cost: MeshCost;
+  readonly bindInputs: BindInputs;
   /** Per-frame CPU work (palette, CPU skinning) and shared uploads; returns bytes uploaded. No allocation. */
   update(player: PoseSource): number;
   /** Binds what every draw of the mesh needs (palette block, palette texture). */

@@ -4,6 +4,9 @@ import { BUILTIN_MODELS } from '../app/builtins.ts';
 import { VIEW_IDS, VIEW_SUMMARY } from '../render/views.ts';
 import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
+import { MORPH_PATHS } from '../anim/morph.ts';
+import { formatMorph } from '../app/state.ts';
+import { availablePresets } from './morph-presets.ts';
 
 /**
  * The lil-gui panel. It edits AppState through the App (and only that); it never touches GL.
@@ -29,7 +32,24 @@ export class Panel {
     grid: true,
     frame: (): void => this.app.frameModel(),
     help: (): void => this.onHelp(),
+    morphs: 'slots',
+    morphTrack: true,
+    preset: '(choose)',
+    resetMorphs: (): void => {
+      this.app.resetMorphs();
+      this.proxy.preset = '(choose)';
+      this.refresh();
+    },
   };
+  /** Morph targets panel: rebuilt per model, hidden for a model without targets. */
+  private readonly morph: GUI;
+  private morphPathCtl: Controller;
+  private morphFolders: GUI[] = [];
+  private presetCtl: Controller | null = null;
+  /** Slider values by target name, mirrored from the player's final weights (listen()). */
+  private morphValues: Record<string, number> = {};
+  private readonly slotView: HTMLElement;
+  private slotViewAt = 0;
   private modelCtl: Controller;
   private clipCtl: Controller | null = null;
   private timeCtl: Controller | null = null;
@@ -107,7 +127,60 @@ export class Panel {
       app.state.grid = v;
     });
     render.add(p, 'frame').name('Frame model  (F)');
+
+    // Morph targets (GPU Gems ch. 4, Dawn): path, expression track, presets, slot readout, then the sliders.
+    this.morph = this.gui.addFolder('Morph targets');
+    this.morphPathCtl = this.morph.add(p, 'morphs', [...MORPH_PATHS]).name('morph path').onChange((v: string) => {
+      void app.set({ morphs: v });
+    });
+    this.morphPathCtl.domElement.title = "slots: Dawn's 5 attribute slots (more active targets are dropped); texture: every target from a float texture; cpu: the reference";
+    this.morph.add(p, 'morphTrack').name('play expression track').onChange((v: boolean) => {
+      app.state.morphTrack = v;
+    });
+    this.morph.add(p, 'resetMorphs').name('Reset (all to track / 0)');
+    this.slotView = document.createElement('div');
+    this.slotView.className = 'morph-slots';
+    this.slotView.style.cssText = 'padding:4px 8px;font:11px/1.45 monospace;white-space:pre;color:#cfd6df';
+    (this.morph as unknown as { $children: HTMLElement }).$children.appendChild(this.slotView);
+    this.morph.hide();
     this.gui.add(p, 'help').name('Keys and mouse…  (?)');
+  }
+
+  /** Rebuilds the morph panel for a model: Emotions / Modifiers sliders, presets; hidden without targets. */
+  private buildMorphPanel(model: LoadedModel): void {
+    for (const f of this.morphFolders) f.destroy();
+    this.morphFolders = [];
+    this.presetCtl?.destroy();
+    this.presetCtl = null;
+    const targets = model.scene.morphTargets;
+    this.morph.show(targets.length > 0);
+    if (targets.length === 0) return;
+    const p = this.proxy;
+    const presets = availablePresets(targets);
+    if (presets.length > 0) {
+      p.preset = '(choose)';
+      this.presetCtl = this.morph.add(p, 'preset', ['(choose)', ...presets.map((x) => x.name)]).name('expression preset').onChange((name: string) => {
+        const preset = presets.find((x) => x.name === name);
+        if (preset) void this.app.set({ morph: formatMorph(preset.weights) });
+      });
+      this.morphPathCtl.domElement.after(this.presetCtl.domElement);
+    }
+    this.morphValues = {};
+    const values = this.morphValues;
+    const kinds = model.scene.morphKinds;
+    const emotions = this.morph.addFolder('Emotions');
+    const modifiers = this.morph.addFolder('Modifiers');
+    this.morphFolders.push(emotions, modifiers);
+    targets.forEach((name, i) => {
+      values[name] = model.player.morphWeights[i] ?? 0;
+      const folder = kinds?.[i] === 'emotion' ? emotions : modifiers;
+      folder.add(values, name, 0, 1, 0.01).decimals(2).listen().onChange((v: number) => {
+        this.app.setMorph(name, v);
+        this.proxy.preset = '(choose)';
+      });
+    });
+    if (emotions.controllers.length === 0) emotions.hide();
+    if (modifiers.controllers.length === 0) modifiers.hide();
   }
 
   /** Rebuilds model-dependent controllers and syncs everything from AppState. */
@@ -137,6 +210,7 @@ export class Panel {
     });
     this.clipCtl.disable(names.length === 0);
     const duration = Math.max(model.player.duration, 1e-3);
+    this.buildMorphPanel(model);
     this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').decimals(3).listen().onChange((t: number) => {
       this.app.state.t = t;
       this.app.state.paused = true;
@@ -151,6 +225,26 @@ export class Panel {
     const m = this.app.current;
     if (!m) return;
     this.proxy.time = m.player.time;
+    const targets = m.scene.morphTargets;
+    if (targets.length === 0) return;
+    // Sliders follow the weights drawn (expression track or hand-set); lil-gui's listen() shows them.
+    const w = m.player.morphWeights;
+    const values = this.morphValues;
+    for (let i = 0; i < targets.length; i++) if (values[targets[i]!] !== w[i]) values[targets[i]!] = w[i]!;
+    const now = performance.now();
+    if (now - this.slotViewAt < 250) return;
+    this.slotViewAt = now;
+    const st = this.app.stats();
+    let text: string;
+    if (st.morphPath === 'slots') {
+      const rows = [0, 1, 2, 3, 4].map((s) => (s < st.morphSlots.length ? `slot ${s}: ${st.morphSlots[s]} ${st.morphSlotWeights[s]!.toFixed(2)}` : `slot ${s}: —`));
+      rows.push(st.morphDropped > 0 ? `dropped: ${st.morphDropped.toFixed(2)} (more than 5 active)` : 'dropped: 0');
+      text = rows.join('\n');
+    } else {
+      const active = targets.filter((_, i) => w[i] !== 0).length;
+      text = `${st.morphPath}: ${active} active target${active === 1 ? '' : 's'}, none dropped`;
+    }
+    if (this.slotView.textContent !== text) this.slotView.textContent = text;
   }
 
   /** Pulls every value from AppState (after URL or API changes). */
@@ -169,6 +263,8 @@ export class Panel {
     p.bone = s.bone;
     p.bindPose = s.bindPose;
     p.skeleton = s.skeleton;
+    p.morphs = s.morphs;
+    p.morphTrack = s.morphTrack;
     this.boneCtl?.show(s.view === 'weights');
     const summary = VIEW_SUMMARY[s.view];
     this.viewCtl.domElement.title = summary;
