@@ -22,6 +22,8 @@ import type { SkinnedMesh } from '../model/types.ts';
 export interface LoadedModel {
   /** The `model` value that loaded it (built-in id, URL, or file name). */
   readonly id: string;
+  /** The detail level it was loaded at ('' for a model without levels). */
+  readonly detail: string;
   readonly label: string;
   readonly scene: Scene;
   readonly player: AnimPlayer;
@@ -185,12 +187,26 @@ export class App {
     }
     if (this.state.camera !== before.camera) this.cameraDirty = true;
     let loaded = true;
-    if (params.model !== undefined && (this.state.model !== this.current?.id || !this.current)) {
-      // A new model starts neutral unless the same call names its weights.
-      if (params.morph === undefined) this.state.morph = {};
-      const builtin = findBuiltin(this.state.model);
-      const src = urlSource(builtin ? builtin.url : this.state.model, document.baseURI);
-      loaded = await this.load(src, this.state.model, builtin?.label, params.clip === undefined ? builtin?.clip ?? '' : this.state.clip);
+    const builtin = findBuiltin(this.state.model);
+    let level = '';
+    if (builtin?.details) {
+      level = this.state.detail || builtin.defaultDetail || Object.keys(builtin.details)[0]!;
+      if (!(level in builtin.details)) {
+        errors.push(`detail=${this.state.detail}: ${builtin.id} has the levels ${Object.keys(builtin.details).join(', ')}`);
+        level = this.current?.id === builtin.id ? this.current.detail : builtin.defaultDetail ?? Object.keys(builtin.details)[0]!;
+        this.state.detail = level;
+      }
+    } else if (params.detail !== undefined && this.state.detail !== '') {
+      errors.push(`detail=${this.state.detail}: ${builtin ? builtin.id : 'this model'} has no detail levels`);
+    }
+    const newModel = params.model !== undefined && (this.state.model !== this.current?.id || !this.current);
+    const newDetail = builtin?.details !== undefined && this.current?.id === builtin.id && level !== this.current.detail;
+    if (newModel || newDetail) {
+      // A new model starts neutral unless the same call names its weights; a new level of the same model keeps them.
+      if (newModel && params.morph === undefined) this.state.morph = {};
+      const url = builtin ? (builtin.details?.[level] ?? builtin.url) : this.state.model;
+      const clip = params.clip !== undefined || newDetail ? this.state.clip : builtin?.clip ?? '';
+      loaded = await this.load(urlSource(url, document.baseURI), this.state.model, builtin?.label, clip, level);
     } else if (this.current && (this.state.clip !== before.clip || params.t !== undefined)) {
       this.applyClip(this.current, params.t === undefined && !this.state.paused ? this.state.crossfade : 0);
     }
@@ -295,7 +311,7 @@ export class App {
    * On failure shows the error, sets state "error" and keeps the previous model. A newer load
    * supersedes an older one still in flight.
    */
-  async load(source: ModelSource, id: string, label = source.name, clip = ''): Promise<boolean> {
+  async load(source: ModelSource, id: string, label = source.name, clip = '', detail = ''): Promise<boolean> {
     const seq = ++this.loadSeq;
     this.loadAbort?.abort();
     const abort = new AbortController();
@@ -323,7 +339,7 @@ export class App {
       const paletteBytes = scene.meshes.reduce((n, m) => n + m.bones.length * 64, 0);
       const bones = influencingBones(scene.meshes);
       const defaultBone = busiestBone(scene.meshes, scene.skeleton.parents.length);
-      const loaded: LoadedModel = { id, label, scene, player, gpu, framing, warnings, paletteBytes, bones, defaultBone };
+      const loaded: LoadedModel = { id, detail, label, scene, player, gpu, framing, warnings, paletteBytes, bones, defaultBone };
       const previous = this.current;
       this.current = loaded;
       this.resolveBone(loaded, false);
@@ -586,6 +602,8 @@ export class App {
     return {
       model: m?.id ?? null,
       label: m?.label ?? null,
+      detail: m?.detail || null,
+      details: Object.keys(findBuiltin(m?.id ?? '')?.details ?? {}),
       clips: scene?.clips.map((c) => c.name) ?? [],
       clip: scene && m.player.clipIndex >= 0 ? scene.clips[m.player.clipIndex]!.name : null,
       duration: m?.player.duration ?? 0,

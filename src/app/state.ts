@@ -31,6 +31,8 @@ export interface AppState {
   bone: string;
   /** Draw the stored bind-space mesh (identity palette) and the skeleton in bind pose. */
   bindPose: boolean;
+  /** Detail level of a generated built-in that has several (builtins.ts `details`); '' = its default. */
+  detail: string;
   skeleton: boolean;
   grid: boolean;
   /** false hides every overlay (GUI, stats, hints) for clean screenshots. */
@@ -78,6 +80,7 @@ export function defaultState(): AppState {
     view: 'shaded',
     bone: '',
     bindPose: false,
+    detail: '',
     skeleton: false,
     grid: true,
     gui: true,
@@ -118,7 +121,7 @@ export function formatMorph(morph: Readonly<Record<string, number>>): string {
 /**
  * Applies query-style parameters to a state. Returns one message per bad value (the value is then left
  * as it was). Unknown keys are ignored, and so are the contract's keys for features this build does not
- * have (crowd, detail). `morph` names are checked against the loaded model by the app. `palette` is checked here for form only; the app checks its range
+ * have (crowd). `detail` is checked against the model's levels by the app. `morph` names are checked against the loaded model by the app. `palette` is checked here for form only; the app checks its range
  * against the loaded model and the device.
  */
 export function applyParams(state: AppState, params: Record<string, string | number | boolean | null | undefined>): string[] {
@@ -182,6 +185,10 @@ export function applyParams(state: AppState, params: Record<string, string | num
         break;
       case 'bindPose':
         state.bindPose = value === '1' || value === 'true' || raw === true;
+        break;
+      case 'detail':
+        if (!/^[a-z0-9-]*$/i.test(value)) bad(key, raw, 'expected a detail level name such as low, medium or high');
+        else state.detail = value.toLowerCase();
         break;
       case 'camera': {
         const preset = CAMERA_PRESETS[value];

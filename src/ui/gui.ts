@@ -16,6 +16,7 @@ export class Panel {
   readonly gui: GUI;
   private readonly proxy = {
     model: 'default',
+    detail: '',
     openFile: (): void => this.onOpenFile(),
     clip: '',
     playing: true,
@@ -61,6 +62,9 @@ export class Panel {
   /** The weights view's bone menu: rebuilt per model, shown with that view only. */
   private boneCtl: Controller | null = null;
   private readonly modelOptions = new Map<string, string>();
+  /** Detail levels of a generated built-in that has several; rebuilt per model, absent otherwise. */
+  private detailCtl: Controller | null = null;
+  private readonly modelFolder: GUI;
 
   constructor(
     private readonly app: App,
@@ -70,6 +74,7 @@ export class Panel {
     this.gui = new GUI({ title: 'skinlab', width: 300 });
     const p = this.proxy;
     const models = this.gui.addFolder('Model');
+    this.modelFolder = models;
     for (const m of BUILTIN_MODELS) this.modelOptions.set(m.label, m.id);
     this.modelCtl = models.add(p, 'model', Object.fromEntries(this.modelOptions)).name('model').onChange((id: string) => {
       void app.set({ model: id });
@@ -194,6 +199,15 @@ export class Panel {
     this.clipCtl?.destroy();
     this.timeCtl?.destroy();
     this.boneCtl?.destroy();
+    this.detailCtl?.destroy();
+    this.detailCtl = null;
+    const levels = Object.keys(BUILTIN_MODELS.find((b) => b.id === model.id)?.details ?? {});
+    if (levels.length > 0) {
+      this.proxy.detail = model.detail;
+      this.detailCtl = this.modelFolder.add(this.proxy, 'detail', levels).name('detail').onChange((level: string) => {
+        void this.app.set({ detail: level });
+      });
+    }
     const p = this.proxy;
     const bones = this.app.boneNames();
     p.bone = this.app.state.bone;
