@@ -103,6 +103,25 @@ for (const s of SUBJECTS) {
       expect(errors).toEqual([]);
     });
 
+    test('tangents (Dawn §4.3.2): re-orthonormalised against the morphed normal and skinned on the GPU match the CPU', async ({ page }) => {
+      const { errors } = watchConsole(page);
+      await open(page, s, `&morph=${FIVE}`);
+      for (const technique of ['vs-hlsl', 'ff-indexed', 'dual-quat', 'software']) {
+        for (const path of ['slots', 'texture', 'cpu']) {
+          const r = await page.evaluate(([p, t]) => window.skinlab.tangentCheck(p, t), [path, technique] as const);
+          console.log(`[tangents] ${s.name} ${technique}/${path}: ${r.vertices} vertices in ${r.meshes} meshes (${r.meshesWithoutTangents} without), max angle ${r.maxAngle.toExponential(2)} rad, max component ${r.maxComponentError.toExponential(2)}, morph turns the frame by up to ${r.maxMorphTurn.toFixed(3)} rad`);
+          if (s.name === 'fixture' && r.meshes === 0) test.skip(true, 'the fixture has no tangents');
+          expect(r.meshes, `${s.name} has tangents`).toBeGreaterThan(0);
+          expect(r.vertices).toBeGreaterThan(0);
+          expect(r.maxMorphTurn, 'the weights turn the tangent frame').toBeGreaterThan(1e-2);
+          expect(r.maxAngle, `${technique}/${path}: GPU vs CPU tangent angle`).toBeLessThan(1e-4);
+          expect(r.maxComponentError, `${technique}/${path}: GPU vs CPU tangent components`).toBeLessThan(1e-4);
+          expect(r.signMismatches, `${technique}/${path}: bitangent sign`).toBe(0);
+        }
+      }
+      expect(errors).toEqual([]);
+    });
+
     test('with 8 weights slots drops 3 and differs visibly; texture still matches cpu', async ({ page }) => {
       const { errors } = watchConsole(page);
       await open(page, s, `&morph=${EIGHT}&technique=vs-hlsl`);

@@ -112,6 +112,25 @@ test('influences: several counts at 4 influences, one at 1', async ({ page }) =>
   expect(con.errors).toEqual([]);
 });
 
+test('weights and influences look the same under every technique: the view data follows gl_VertexID through group draws and copies', async ({ page }) => {
+  // The per-vertex data lives in a texture indexed by gl_VertexID (render/view-data.ts): ff-indexed at its
+  // smallest palette (many group draws, duplicated vertices), ff-nonindexed (approximated copies), vs-asm
+  // (register palette) and software (CPU-skinned arrays) must colour the Walker as vs-hlsl does.
+  const con = watchConsole(page);
+  await openApp(page, `${BASE}&view=weights&bone=${boneIndex('upper_arm_l')}&technique=vs-hlsl`);
+  const range = (await page.evaluate(() => window.skinlab.info())).paletteRange as { min: number };
+  for (const view of ['weights', 'influences']) {
+    await page.evaluate((v) => window.skinlab.set({ view: v, technique: 'vs-hlsl' }), view);
+    const reference = await page.locator('#view').screenshot();
+    for (const technique of ['ff-indexed', 'ff-nonindexed', 'vs-asm', 'software']) {
+      await page.evaluate(([t, p]) => window.skinlab.set({ technique: t!, palette: Number(p) }), [technique, String(range.min)]);
+      const img = await page.locator('#view').screenshot();
+      expect(pixelDifference(img, reference), `${view}: ${technique} vs vs-hlsl`).toBeLessThanOrEqual(0.005);
+    }
+  }
+  expect(con.errors).toEqual([]);
+});
+
 test('groups: a small ff-indexed palette shows several groups, vs-hlsl fewer', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, `${BASE}&view=groups&technique=vs-hlsl`);

@@ -1,7 +1,14 @@
-// Skinned mesh vertex stage: bind-space attributes -> skin (skin_pars) -> world -> clip.
-// NO_SKIN: the attributes are already skinned (software technique: model space, CPU-written).
+// Skinned mesh vertex stage: bind-space attributes -> morph (morph_pars) -> skin (skin_pars) -> world -> clip.
+// NO_SKIN: the attributes are already skinned (software technique: model space, CPU-written, its tangent
+//   already re-orthonormalised against the morphed normal before skinning, anim/morph.ts applyMorphs).
 // MORPH_SLOTS / MORPH_TEXTURE: morph targets applied first, in bind space (morph_pars).
-// VIEW_ATTRIB (a location): the weights/influences views' per-vertex data (render/view-data.ts), passed on as v_view.
+// Tangent frame (Dawn §4.3.2): a_tangent is the neutral tangent (xyz) and bitangent sign (w). It is
+//   re-orthonormalised against the morphed normal (on the cpu morph path a_normal is the CPU-morphed normal,
+//   so the same line serves every path), skinned as a direction, and the bitangent rebuilt by a cross
+//   product: v_tangent = (unit skinned tangent, sign), v_bitangent = cross(unit normal, tangent) · sign,
+//   world space like v_normal. The shading does not read them; transform feedback captures v_tangent.
+// VIEW_TEXTURE: the weights/influences views' per-vertex data (render/view-data.ts), fetched at gl_VertexID
+//   from u_viewTex and passed on as v_view.
 precision highp float;
 precision highp int;
 
@@ -16,14 +23,23 @@ precision highp int;
 in vec3 a_position;
 in vec3 a_normal;
 in vec2 a_uv;
+in vec4 a_tangent;
 
 out vec3 v_worldPos;
 out vec3 v_normal;
 out vec2 v_uv;
-#if defined(VIEW_ATTRIB)
-layout(location = VIEW_ATTRIB) in vec2 a_view;
+out vec4 v_tangent;
+out vec3 v_bitangent;
+#if defined(VIEW_TEXTURE)
+uniform highp sampler2D u_viewTex;
 out vec2 v_view;
 #endif
+
+// v / |v|, or `fallback` when v has no length (normalize() of a zero vector is undefined).
+vec3 unitOr(vec3 v, vec3 fallback) {
+  float len = length(v);
+  return len > 1e-20 ? v / len : fallback;
+}
 
 void main() {
   vec3 bindPosition = a_position;
@@ -34,17 +50,27 @@ void main() {
 #if defined(NO_SKIN)
   vec3 position = bindPosition;
   vec3 normal = bindNormal;
+  vec3 tangent = a_tangent.xyz;
 #else
+  // Dawn §4.3.2: "orthonormalize the neutral tangent against the new normal" (a_normal is unit, and the
+  // morphed normal is normalised by morphVertex).
+  vec3 t0 = a_tangent.xyz;
+  vec3 bindTangent = unitOr(t0 - dot(t0, bindNormal) * bindNormal, t0);
   vec3 position;
   vec3 normal;
-  skinVertex(bindPosition, bindNormal, position, normal);
+  vec3 tangent;
+  skinVertex(bindPosition, bindNormal, bindTangent, position, normal, tangent);
 #endif
   vec4 world = u_world * vec4(position, 1.0);
   v_worldPos = world.xyz;
   v_normal = mat3(u_world) * normal;
   v_uv = a_uv;
-#if defined(VIEW_ATTRIB)
-  v_view = a_view;
+  vec3 worldTangent = unitOr(mat3(u_world) * tangent, vec3(1.0, 0.0, 0.0));
+  v_tangent = vec4(worldTangent, a_tangent.w);
+  v_bitangent = cross(unitOr(v_normal, vec3(0.0, 0.0, 1.0)), worldTangent) * a_tangent.w;
+#if defined(VIEW_TEXTURE)
+  int viewWidth = textureSize(u_viewTex, 0).x;
+  v_view = texelFetch(u_viewTex, ivec2(gl_VertexID % viewWidth, gl_VertexID / viewWidth), 0).xy;
 #endif
   gl_Position = u_viewProj * world;
 }

@@ -5,6 +5,8 @@ import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
+import { tangentCheck, type TangentCheck } from './render/tangent-check.ts';
+import { clampPalette, findTechnique } from './techniques/index.ts';
 
 /**
  * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
@@ -21,6 +23,8 @@ declare global {
       skinCheck(technique?: string): ReturnType<App['skinCheck']>;
       /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (App.morphCheck). */
       morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;
+      /** Test hook: a morph path's transform-feedback tangents against the CPU morph (re-orthonormalised) + skin (render/tangent-check.ts). */
+      tangentCheck(path?: string, technique?: string): TangentCheck;
       /** Benchmark hook: median ms of `frames` frames drawn back to back and finished (App.benchFrames). */
       benchFrames(frames?: number): number;
     };
@@ -87,6 +91,14 @@ function start(): void {
     stats: () => app.stats(),
     skinCheck: (technique) => app.skinCheck(technique),
     morphCheck: (path, technique) => app.morphCheck(path, technique),
+    tangentCheck: (path = app.state.morphs, id = app.state.technique) => {
+      const m = app.current;
+      const technique = findTechnique(id);
+      if (!m || !technique) throw new Error(`tangentCheck: ${m ? `no technique ${id}` : 'no model loaded'}`);
+      const influences = app.state.influences;
+      const palette = clampPalette(m.scene, app.renderer.caps, influences, app.state.palette);
+      return tangentCheck(app.renderer, m.gpu, m.player, technique, influences, palette, path);
+    },
     benchFrames: (frames) => app.benchFrames(frames),
   };
   mountRecorder(panel.gui, app, window.skinlab);

@@ -1,6 +1,8 @@
 // Morph targets before skinning, in bind space (GPU Gems ch. 4, Dawn §4.3): p += Σ w·dp, n = normalize(n + Σ w·dn).
 // The renderer picks one define (src/render/morph-runtime.ts); without either, the mesh is drawn as stored
 // (no targets, or the `cpu` path, which writes the morphed mesh into the neutral attributes).
+// Only position and normal are morphed (Dawn's 5 pairs fill locations 6..15); skinned.vert then
+// re-orthonormalises the neutral tangent (location 5) against the morphed normal (Dawn §4.3.2).
 //
 // MORPH_SLOTS   Dawn's method: 5 (position diff, normal diff) attribute pairs at locations 6..15
 //               (a_morphPosition0/a_morphNormal0 … 4; programs.ts ATTRIB), re-pointed every frame at the

@@ -19,6 +19,11 @@
 //   fixed-function blending); otherwise the matrices are blended first and applied once (Dawn's
 //   accumulated-matrix skinning); PALETTE_DUAL_QUAT blends dual quaternions (Kavan et al.).
 // INFLUENCES (1..4): influences used per vertex, one shader variant per count.
+//
+// skinVertex(p, n, tv, out position, out normal, out tangent): bind space -> model space. p is a point (w = 1);
+// n and tv are directions (w = 0): no translation. The tangent is transformed like an edge of the surface
+// (the matrix's 3x3 part, or the dual quaternion's scale then rotation), the normal as each path always did.
+// Outputs are not normalised.
 
 #if defined(JOINTS_SLOTS)
 #define SKIN_JOINTS uvec4(0u, 1u, 2u, 3u)
@@ -102,7 +107,7 @@ void addDualQuat(uint j, float w, vec4 r0, inout vec4 real, inout vec4 dual, ino
   scale += w * u_dualQuat[3u * j + 2u].xyz;
 }
 
-void skinVertex(vec3 p, vec3 n, out vec3 position, out vec3 normal) {
+void skinVertex(vec3 p, vec3 n, vec3 tv, out vec3 position, out vec3 normal, out vec3 tangent) {
   vec4 w = skinWeights();
   uvec4 j = SKIN_JOINTS;
   vec4 r0 = u_dualQuat[3u * j.x];
@@ -121,17 +126,20 @@ void skinVertex(vec3 p, vec3 n, out vec3 position, out vec3 normal) {
   // Kavan et al. 2008 §4.2: the bind-space scale first, then the blended rigid transform.
   p *= scale;
   n /= scale;
+  tv *= scale;
   float len = length(real);
   real /= len;
   dual /= len;
   vec3 t = 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
   position = p + 2.0 * cross(real.xyz, cross(real.xyz, p) + real.w * p) + t;
   normal = n + 2.0 * cross(real.xyz, cross(real.xyz, n) + real.w * n);
+  // A direction: the rotation only (no translation).
+  tangent = tv + 2.0 * cross(real.xyz, cross(real.xyz, tv) + real.w * tv);
 }
 
 #elif defined(BLEND_VERTICES)
-// Transforms p (w = 1) and n (w = 0) by influence slot j and adds them with weight w.
-void addInfluence(uint j, float w, vec3 p, vec3 n, inout vec3 position, inout vec3 normal) {
+// Transforms p (w = 1), n and tv (w = 0) by influence slot j and adds them with weight w.
+void addInfluence(uint j, float w, vec3 p, vec3 n, vec3 tv, inout vec3 position, inout vec3 normal, inout vec3 tangent) {
 #if defined(PALETTE_REGISTERS)
   // Freidlin: the index is already slot * 3, the first of the matrix's 3 row registers (dp4 per row).
   int a = int(j);
@@ -141,27 +149,30 @@ void addInfluence(uint j, float w, vec3 p, vec3 n, inout vec3 position, inout ve
   vec4 hp = vec4(p, 1.0);
   position += w * vec3(dot(r0, hp), dot(r1, hp), dot(r2, hp));
   normal += w * vec3(dot(r0.xyz, n), dot(r1.xyz, n), dot(r2.xyz, n));
+  tangent += w * vec3(dot(r0.xyz, tv), dot(r1.xyz, tv), dot(r2.xyz, tv));
 #else
   mat4 m = paletteMatrix(j);
   position += w * (m * vec4(p, 1.0)).xyz;
   normal += w * (mat3(m) * n);
+  tangent += w * (mat3(m) * tv);
 #endif
 }
 
-void skinVertex(vec3 p, vec3 n, out vec3 position, out vec3 normal) {
+void skinVertex(vec3 p, vec3 n, vec3 tv, out vec3 position, out vec3 normal, out vec3 tangent) {
   vec4 w = skinWeights();
   uvec4 j = SKIN_JOINTS;
   position = vec3(0.0);
   normal = vec3(0.0);
-  addInfluence(j.x, w.x, p, n, position, normal);
+  tangent = vec3(0.0);
+  addInfluence(j.x, w.x, p, n, tv, position, normal, tangent);
 #if INFLUENCES >= 2
-  addInfluence(j.y, w.y, p, n, position, normal);
+  addInfluence(j.y, w.y, p, n, tv, position, normal, tangent);
 #endif
 #if INFLUENCES >= 3
-  addInfluence(j.z, w.z, p, n, position, normal);
+  addInfluence(j.z, w.z, p, n, tv, position, normal, tangent);
 #endif
 #if INFLUENCES >= 4
-  addInfluence(j.w, w.w, p, n, position, normal);
+  addInfluence(j.w, w.w, p, n, tv, position, normal, tangent);
 #endif
 }
 
@@ -183,10 +194,11 @@ mat4 skinMatrix() {
   return m;
 }
 
-void skinVertex(vec3 p, vec3 n, out vec3 position, out vec3 normal) {
+void skinVertex(vec3 p, vec3 n, vec3 tv, out vec3 position, out vec3 normal, out vec3 tangent) {
   mat4 m = skinMatrix();
   position = (m * vec4(p, 1.0)).xyz;
   // Palette matrices carry no non-uniform scale (seed 001 §23.3), so the 3x3 part transforms normals.
   normal = mat3(m) * n;
+  tangent = mat3(m) * tv;
 }
 #endif

@@ -163,3 +163,61 @@ export function skinMeshDualQuat(
     }
   }
 }
+
+/**
+ * Dual-quaternion skinning of tangents (directions, w = 0): the blend of skinMeshDualQuat, then the bind-space
+ * scale and the rotation, no translation (glsl skin_pars PALETTE_DUAL_QUAT). bindTangents/outTangents:
+ * 4 floats per vertex (xyz, bitangent sign w kept); xyz normalised (zero stays zero). No allocation.
+ */
+export function skinTangentsDualQuat(
+  mesh: SkinnedMesh,
+  bindTangents: Float32Array,
+  dualQuats: Float32Array,
+  outTangents: Float32Array,
+  influences = MAX_INFLUENCES,
+): void {
+  const joints = mesh.joints;
+  const weights = mesh.weights;
+  const used = influences < 1 ? 1 : influences > MAX_INFLUENCES ? MAX_INFLUENCES : influences | 0;
+  for (let v = 0; v < mesh.vertexCount; v++) {
+    const iw = v * MAX_INFLUENCES;
+    let sum = 0;
+    for (let k = 0; k < used; k++) {
+      const w = weights[iw + k]!;
+      if (!(w > 0)) break;
+      sum += w;
+    }
+    let rx = 0, ry = 0, rz = 0, rw = 0, sx = 0, sy = 0, sz = 0;
+    const o0 = joints[iw]! * DUAL_QUAT_STRIDE;
+    const ax = dualQuats[o0]!, ay = dualQuats[o0 + 1]!, az = dualQuats[o0 + 2]!, aw = dualQuats[o0 + 3]!;
+    const count = sum > 0 ? used : 1;
+    const inv = sum > 0 ? 1 / sum : 1;
+    for (let k = 0; k < count; k++) {
+      const raw = sum > 0 ? weights[iw + k]! : 1;
+      if (!(raw > 0)) break;
+      const o = joints[iw + k]! * DUAL_QUAT_STRIDE;
+      const qx = dualQuats[o]!, qy = dualQuats[o + 1]!, qz = dualQuats[o + 2]!, qw = dualQuats[o + 3]!;
+      const w = (qx * ax + qy * ay + qz * az + qw * aw < 0 ? -raw : raw) * inv;
+      rx += w * qx; ry += w * qy; rz += w * qz; rw += w * qw;
+      const ws = raw * inv;
+      sx += ws * dualQuats[o + 8]!; sy += ws * dualQuats[o + 9]!; sz += ws * dualQuats[o + 10]!;
+    }
+    const len = Math.hypot(rx, ry, rz, rw);
+    const il = len > 0 ? 1 / len : 0;
+    rx *= il; ry *= il; rz *= il; rw *= il;
+    const q = v * 4;
+    const tx = bindTangents[q]! * sx, ty = bindTangents[q + 1]! * sy, tz = bindTangents[q + 2]! * sz;
+    const cx = ry * tz - rz * ty + rw * tx;
+    const cy = rz * tx - rx * tz + rw * ty;
+    const cz = rx * ty - ry * tx + rw * tz;
+    const x = tx + 2 * (ry * cz - rz * cy);
+    const y = ty + 2 * (rz * cx - rx * cz);
+    const z = tz + 2 * (rx * cy - ry * cx);
+    const l2 = x * x + y * y + z * z;
+    const it = l2 > 0 ? 1 / Math.sqrt(l2) : 0;
+    outTangents[q] = x * it;
+    outTangents[q + 1] = y * it;
+    outTangents[q + 2] = z * it;
+    outTangents[q + 3] = bindTangents[q + 3]!;
+  }
+}

@@ -18,6 +18,6 @@ export { composeTRS, localToModel } from './local-to-model.ts';
 export { mulAffine } from './affine.ts';
 export { buildPalette, writeIdentityPalette } from './palette.ts';
 export { AnimPlayer } from './player.ts';
-export { skinMesh } from './software-skin.ts';
+export { skinMesh, skinTangents } from './software-skin.ts';
 export { computeBounds, type WritableVec3 } from './bounds.ts';
 export { PosedBounds } from './posed-bounds.ts';

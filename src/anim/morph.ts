@@ -21,8 +21,10 @@ export const MORPH_SLOTS = 5;
  *   p = p0 + Σ_t w_t · dp_t,   n = normalize(n0 + Σ_t w_t · dn_t)
  * and, when `outTangents` is given (4 floats per vertex, mesh.tangents' layout), the neutral tangent
  * re-orthonormalised against the morphed normal, t = normalize(t0 − dot(t0, n) · n), bitangent sign (w)
- * kept (Dawn §4.3.2). Targets the mesh has no deltas for, and zero weights, cost nothing. With no non-zero
- * weight the outputs are exact copies of the neutral arrays. outPositions/outNormals: 3 floats per vertex.
+ * kept (Dawn §4.3.2; orthonormaliseTangents). Targets the mesh has no deltas for, and zero weights, cost
+ * nothing. With no non-zero weight positions and normals are exact copies of the neutral arrays, and the
+ * tangents are still projected against the neutral normals (what the GPU paths do every frame; an already
+ * orthonormal tangent comes out unchanged up to rounding). outPositions/outNormals: 3 floats per vertex.
  * A mesh without tangents leaves outTangents untouched.
  */
 export function applyMorphs(
@@ -35,15 +37,13 @@ export function applyMorphs(
   outPositions.set(mesh.positions);
   outNormals.set(mesh.normals);
   const tangents = mesh.tangents;
-  if (outTangents && tangents) outTangents.set(tangents);
   const morphs = mesh.morphs;
-  if (!morphs) return;
   let any = false;
-  const targets = Math.min(morphs.length, weights.length);
+  const targets = morphs ? Math.min(morphs.length, weights.length) : 0;
   for (let t = 0; t < targets; t++) {
     const w = weights[t]!;
     if (w === 0 || !Number.isFinite(w)) continue;
-    const d = morphs[t]!;
+    const d = morphs![t]!;
     const verts = d.vertices;
     if (verts.length === 0) continue;
     any = true;
@@ -60,40 +60,58 @@ export function applyMorphs(
       outNormals[o + 2] += w * dn[k + 2]!;
     }
   }
-  if (!any) return;
-  // Normalise every normal (the GPU paths do the same; a unit neutral normal stays unit up to rounding).
-  const n = mesh.vertexCount;
+  if (any) {
+    // Normalise every normal (the GPU paths do the same; a unit neutral normal stays unit up to rounding).
+    const n = mesh.vertexCount;
+    for (let v = 0; v < n; v++) {
+      const o = v * 3;
+      const x = outNormals[o]!;
+      const y = outNormals[o + 1]!;
+      const z = outNormals[o + 2]!;
+      const len = Math.sqrt(x * x + y * y + z * z);
+      if (len > 1e-20) {
+        outNormals[o] = x / len;
+        outNormals[o + 1] = y / len;
+        outNormals[o + 2] = z / len;
+      }
+    }
+  }
+  if (outTangents && tangents) orthonormaliseTangents(outNormals, tangents, outTangents);
+}
+
+/**
+ * Dawn §4.3.2, per vertex: out = (normalize(t0 − dot(t0, n) · n), t0.w), the neutral tangent made orthogonal
+ * to the (morphed, unit) normal; where the projection vanishes (t0 ∥ n) out = t0. normals: 3 floats per
+ * vertex; neutral/out: 4 floats per vertex (out may be neutral itself). The GPU does the same in
+ * glsl/skinned.vert. No allocation.
+ */
+export function orthonormaliseTangents(normals: Float32Array, neutral: Float32Array, out: Float32Array): void {
+  const n = Math.min(normals.length / 3, neutral.length / 4) | 0;
   for (let v = 0; v < n; v++) {
     const o = v * 3;
-    const x = outNormals[o]!;
-    const y = outNormals[o + 1]!;
-    const z = outNormals[o + 2]!;
-    const len = Math.sqrt(x * x + y * y + z * z);
-    if (len > 1e-20) {
-      outNormals[o] = x / len;
-      outNormals[o + 1] = y / len;
-      outNormals[o + 2] = z / len;
+    const q = v * 4;
+    const nx = normals[o]!;
+    const ny = normals[o + 1]!;
+    const nz = normals[o + 2]!;
+    const tx = neutral[q]!;
+    const ty = neutral[q + 1]!;
+    const tz = neutral[q + 2]!;
+    const w = neutral[q + 3]!;
+    const d = tx * nx + ty * ny + tz * nz;
+    const ox = tx - d * nx;
+    const oy = ty - d * ny;
+    const oz = tz - d * nz;
+    const l = Math.sqrt(ox * ox + oy * oy + oz * oz);
+    if (l > 1e-20) {
+      out[q] = ox / l;
+      out[q + 1] = oy / l;
+      out[q + 2] = oz / l;
+    } else {
+      out[q] = tx;
+      out[q + 1] = ty;
+      out[q + 2] = tz;
     }
-    if (outTangents && tangents) {
-      const q = v * 4;
-      const nx = outNormals[o]!;
-      const ny = outNormals[o + 1]!;
-      const nz = outNormals[o + 2]!;
-      const tx = tangents[q]!;
-      const ty = tangents[q + 1]!;
-      const tz = tangents[q + 2]!;
-      const d = tx * nx + ty * ny + tz * nz;
-      const ox = tx - d * nx;
-      const oy = ty - d * ny;
-      const oz = tz - d * nz;
-      const l = Math.sqrt(ox * ox + oy * oy + oz * oz);
-      if (l > 1e-20) {
-        outTangents[q] = ox / l;
-        outTangents[q + 1] = oy / l;
-        outTangents[q + 2] = oz / l;
-      }
-      outTangents[q + 3] = tangents[q + 3]!;
-    }
+    out[q + 3] = w;
   }
 }
 

@@ -80,3 +80,65 @@ export function skinMesh(
     }
   }
 }
+
+/**
+ * Software skinning of tangents (Dawn §4.3.2 frame, after morphing): the tangent is a direction, w = 0.
+ *
+ * Contract
+ * - bindTangents: 4 floats per mesh vertex, bind space (xyz, bitangent sign w): SkinnedMesh.tangents, or
+ *   applyMorphs' outTangents (re-orthonormalised against the morphed normal). Skinning does not
+ *   re-orthonormalise again: the skinned tangent is what the GPU paths compute.
+ * - palette, influences, weights: as skinMesh (same blended matrix M).
+ * - outTangents[v] = (normalise(M₃ₓ₃ · t.xyz), t.w); a tangent that skins to zero length is written as zero
+ *   (sign kept). 4 floats per vertex, model space; may be bindTangents itself. No allocation.
+ */
+export function skinTangents(
+  mesh: SkinnedMesh,
+  bindTangents: Float32Array,
+  palette: Float32Array,
+  outTangents: Float32Array,
+  influences = MAX_INFLUENCES,
+): void {
+  const count = mesh.vertexCount;
+  const joints = mesh.joints;
+  const weights = mesh.weights;
+  const used = influences < 1 ? 1 : influences > MAX_INFLUENCES ? MAX_INFLUENCES : influences | 0;
+  for (let v = 0; v < count; v++) {
+    const iw = v * MAX_INFLUENCES;
+    let sum = 0;
+    for (let k = 0; k < used; k++) {
+      const w = weights[iw + k];
+      if (!(w > 0)) break;
+      sum += w;
+    }
+    let m00 = 0, m01 = 0, m02 = 0, m10 = 0, m11 = 0, m12 = 0, m20 = 0, m21 = 0, m22 = 0;
+    if (sum > 0) {
+      const inv = 1 / sum;
+      for (let k = 0; k < used; k++) {
+        const raw = weights[iw + k];
+        if (!(raw > 0)) break;
+        const w = raw * inv;
+        const o = joints[iw + k] * 16;
+        m00 += w * palette[o]; m01 += w * palette[o + 1]; m02 += w * palette[o + 2];
+        m10 += w * palette[o + 4]; m11 += w * palette[o + 5]; m12 += w * palette[o + 6];
+        m20 += w * palette[o + 8]; m21 += w * palette[o + 9]; m22 += w * palette[o + 10];
+      }
+    } else {
+      const o = joints[iw] * 16;
+      m00 = palette[o]; m01 = palette[o + 1]; m02 = palette[o + 2];
+      m10 = palette[o + 4]; m11 = palette[o + 5]; m12 = palette[o + 6];
+      m20 = palette[o + 8]; m21 = palette[o + 9]; m22 = palette[o + 10];
+    }
+    const q = v * 4;
+    const tx = bindTangents[q], ty = bindTangents[q + 1], tz = bindTangents[q + 2];
+    const x = m00 * tx + m10 * ty + m20 * tz;
+    const y = m01 * tx + m11 * ty + m21 * tz;
+    const z = m02 * tx + m12 * ty + m22 * tz;
+    const len2 = x * x + y * y + z * z;
+    const il = len2 > 0 ? 1 / Math.sqrt(len2) : 0;
+    outTangents[q] = x * il;
+    outTangents[q + 1] = y * il;
+    outTangents[q + 2] = z * il;
+    outTangents[q + 3] = bindTangents[q + 3];
+  }
+}

@@ -1,11 +1,14 @@
 import type { SkinnedMesh } from '../model/types.ts';
-import { ATTRIB } from './programs.ts';
+import { ATTRIB, DEFAULT_TANGENT } from './programs.ts';
 
 /**
  * GPU copy of one SkinnedMesh: one buffer per attribute at the fixed ATTRIB locations, a triangle
  * index buffer, an edge index buffer for wireframes (each undirected edge once), and one vertex array
- * that every program variant can use. Positions and normals are bind space. Joints are uvec4 (UNSIGNED_SHORT,
- * integer attribute), weights vec4. Owns its handles; dispose() deletes them.
+ * that every program variant can use. Positions, normals and tangents are bind space. Joints are uvec4
+ * (UNSIGNED_SHORT, integer attribute), weights vec4, tangents vec4 (xyz, bitangent sign w) at ATTRIB.a_tangent;
+ * a mesh without tangents leaves that location disabled, reading the constant DEFAULT_TANGENT (set here:
+ * generic attribute values are context state, and nothing else writes location 5's).
+ * Owns its handles; dispose() deletes them.
  */
 export class MeshBuffers {
   readonly vao: WebGLVertexArrayObject;
@@ -32,6 +35,9 @@ export class MeshBuffers {
     else gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
     this.integerAttribute(ATTRIB.a_joints, mesh.joints, 4);
     this.attribute(ATTRIB.a_weights, mesh.weights, 4);
+    if (mesh.tangents) this.attribute(ATTRIB.a_tangent, mesh.tangents, 4);
+    else gl.disableVertexAttribArray(ATTRIB.a_tangent);
+    gl.vertexAttrib4f(ATTRIB.a_tangent, ...DEFAULT_TANGENT);
     this.indexBuffer = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, mesh.indices);
     gl.bindVertexArray(null);
     this.triangleCount = mesh.indices.length / 3;
@@ -45,7 +51,8 @@ export class MeshBuffers {
     this.rebindAttributes();
     this.edgeBuffer = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, edges);
     gl.bindVertexArray(null);
-    this.vertexBytes = mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength;
+    this.vertexBytes =
+      mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength + (mesh.tangents?.byteLength ?? 0);
   }
 
   /** The bind-space position and normal buffers (3 floats per mesh vertex); the morph runtime's cpu path rewrites them. */

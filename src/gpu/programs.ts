@@ -31,8 +31,10 @@ export const ATTRIB = {
   a_uv: 2,
   a_joints: 3,
   a_weights: 4,
-  // 5: the weights/influences views' attribute (render/view-data.ts VIEW_ATTRIB_LOCATION): Dawn's sixth
-  // neutral input (the binormal) is free here because the shading uses no tangent frame.
+  // Dawn's sixth neutral input: the tangent (xyz, bitangent sign w; SkinnedMesh.tangents, or the constant
+  // (1, 0, 0, 1)). Dawn stored the binormal and crossed for the tangent; we store the tangent and cross for
+  // the bitangent (§4.3.2 allows either). The weights/influences views read a texture instead (VIEW_TEXTURE_UNIT).
+  a_tangent: 5,
   // 6..15: Dawn's 5 (position diff, normal diff) pairs (MORPH_SLOTS), or the source vertex (MORPH_TEXTURE).
   a_morphVertex: 6,
   a_morphPosition0: 6,
@@ -51,6 +53,10 @@ export const ATTRIB = {
 export const MORPH_SLOT_LOCATION = 6;
 /** Texture unit of the morph delta texture (MORPH_TEXTURE), set once per program like the palette texture's. */
 export const MORPH_TEXTURE_UNIT = 6;
+/** Texture unit of the weights/influences views' per-vertex data (render/view-data.ts), set once per program. */
+export const VIEW_TEXTURE_UNIT = 5;
+/** The constant tangent of a mesh without tangents (a disabled location 5 reads it). */
+export const DEFAULT_TANGENT: readonly [number, number, number, number] = [1, 0, 0, 1];
 
 export type Defines = Readonly<Record<string, string | number | boolean>>;
 
@@ -108,6 +114,12 @@ export class ProgramCache {
     if (morphTex) {
       gl.useProgram(info.program);
       gl.uniform1i(morphTex, MORPH_TEXTURE_UNIT);
+      gl.useProgram(null);
+    }
+    const viewTex = gl.getUniformLocation(info.program, 'u_viewTex');
+    if (viewTex) {
+      gl.useProgram(info.program);
+      gl.uniform1i(viewTex, VIEW_TEXTURE_UNIT);
       gl.useProgram(null);
     }
     this.programs.set(key, info);

@@ -4,7 +4,7 @@ import { loadMaterialTextures, type CompanionSource } from '../gpu/textures.ts';
 import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
 import { BindPose } from './bind-pose.ts';
-import { ViewAttributes } from './view-data.ts';
+import { ViewData } from './view-data.ts';
 import { MorphRuntime } from './morph-runtime.ts';
 
 /**
@@ -39,8 +39,8 @@ export class ModelGpu {
   private readonly shadowBuffer: WebGLBuffer;
   /** Identity palette and bind-pose node matrices (the bind pose toggle). */
   readonly bindPose: BindPose;
-  /** Per technique vertex array: the weights and influences views' attribute (render/view-data.ts). */
-  readonly viewAttributes: ViewAttributes;
+  /** Per technique vertex array: the weights and influences views' data texture (render/view-data.ts). */
+  readonly viewData: ViewData;
   /** Morph targets' runtime and GPU storage (render/morph-runtime.ts); null for a model without targets. */
   readonly morph: MorphRuntime | null;
   private disposed = false;
@@ -57,7 +57,7 @@ export class ModelGpu {
     this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
     this.textures = textures;
     this.bindPose = new BindPose(scene);
-    this.viewAttributes = new ViewAttributes(gl);
+    this.viewData = new ViewData(gl, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
     this.morph = scene.morphTargets.length > 0 ? new MorphRuntime(gl, scene, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number) : null;
     const nodes = scene.skeleton.parents.length;
     this.boneLines = new Float32Array(nodes * 2 * 7);
@@ -112,7 +112,7 @@ export class ModelGpu {
     for (const m of this.meshes) m.dispose();
     for (const list of this.techniqueMeshes.values()) for (const t of list) t.dispose();
     this.techniqueMeshes.clear();
-    this.viewAttributes.dispose();
+    this.viewData.dispose();
     this.morph?.dispose();
     for (const t of this.textures) if (t) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);

@@ -12,7 +12,8 @@ import type { TechniqueMesh } from '../techniques/technique.ts';
  *   one per technique vertex order); weights in a uniform. More than 5 active: the rest are dropped
  *   (`dropped` is their Σ|w|).
  * - 'texture': every non-zero target (up to MORPH_MAX per mesh, in target order) from an RGBA32F delta texture.
- * - 'cpu': the reference: applyMorphs on the CPU into the technique's neutral position/normal buffers.
+ * - 'cpu': the reference: applyMorphs on the CPU into the technique's neutral position/normal buffers (the
+ *   shader re-orthonormalises the neutral tangent against the normal it reads, so tangents need no upload).
  * The software technique skins on the CPU, so it always gets the CPU-morphed mesh, with the path's weights
  * (for 'slots' only the 5 bound ones: the same image as the GPU techniques).
  *
@@ -60,9 +61,10 @@ interface MeshState {
   readonly mesh: SkinnedMesh;
   readonly regionOf: Int32Array;
   readonly regions: number;
-  /** CPU-morphed bind-space mesh (3 floats per vertex), version `version`, from weights `lastWeights`. */
+  /** CPU-morphed bind-space mesh (3 floats per vertex; tangents 4, null without mesh tangents), version `version`, from weights `lastWeights`. */
   positions: Float32Array | null;
   normals: Float32Array | null;
+  tangents: Float32Array | null;
   version: number;
   readonly lastWeights: Float32Array;
   texture: MorphTexture | null;
@@ -116,6 +118,7 @@ export class MorphRuntime {
         regions,
         positions: null,
         normals: null,
+        tangents: null,
         version: NEUTRAL,
         lastWeights: new Float32Array(targets).fill(NaN),
         texture: null,
@@ -153,8 +156,8 @@ export class MorphRuntime {
       const vs = this.vaoState(tm, ms);
       if (path === 'cpu' || tm.bindInputs.kind === 'arrays') {
         this.morphOnCpu(ms);
-        if (vs.written !== ms.version) this.writeBindInputs(vs, ms.positions!, ms.normals!, ms.version);
-      } else if (vs.written !== NEUTRAL) this.writeBindInputs(vs, ms.mesh.positions, ms.mesh.normals, NEUTRAL);
+        if (vs.written !== ms.version) this.writeBindInputs(vs, ms.positions!, ms.normals!, ms.tangents, ms.version);
+      } else if (vs.written !== NEUTRAL) this.writeBindInputs(vs, ms.mesh.positions, ms.mesh.normals, ms.mesh.tangents, NEUTRAL);
       if (!gpuMorph) continue;
       if (path === 'slots') this.bindSlots(vs);
       else if (path === 'texture') this.prepareTexture(vs);
@@ -218,18 +221,23 @@ export class MorphRuntime {
     if (same) return;
     ms.positions ??= new Float32Array(ms.mesh.vertexCount * 3);
     ms.normals ??= new Float32Array(ms.mesh.vertexCount * 3);
-    applyMorphs(ms.mesh, a, ms.positions, ms.normals);
+    if (ms.mesh.tangents) ms.tangents ??= new Float32Array(ms.mesh.vertexCount * 4);
+    applyMorphs(ms.mesh, a, ms.positions, ms.normals, ms.tangents);
     ms.lastWeights.set(a);
     ms.version = this.version++;
   }
 
-  /** Writes mesh-order positions/normals into tm's bind-space inputs (gathered through sourceVertex for buffers). */
-  private writeBindInputs(vs: VaoState, positions: Float32Array, normals: Float32Array, version: number): void {
+  /**
+   * Writes mesh-order positions/normals into tm's bind-space inputs (gathered through sourceVertex for buffers),
+   * and the tangents into 'arrays' inputs (buffers keep the neutral tangents: the shader re-orthonormalises them).
+   */
+  private writeBindInputs(vs: VaoState, positions: Float32Array, normals: Float32Array, tangents: Float32Array | null, version: number): void {
     const inputs = vs.tm.bindInputs;
     vs.written = version;
     if (inputs.kind === 'arrays') {
       inputs.positions.set(positions);
       inputs.normals.set(normals);
+      if (inputs.tangents && tangents) inputs.tangents.set(tangents);
       return;
     }
     const gl = this.gl;

@@ -11,7 +11,6 @@ import type { OrbitCamera } from './camera.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import { DiffSchedule } from './diff-count.ts';
 import { DiffView } from './diff-view.ts';
-import { VIEW_ATTRIB_LOCATION } from './view-data.ts';
 import { morphDefines, morphLocations, type MorphLocations, type MorphPath } from './morph-runtime.ts';
 import { surfaceView, type SurfaceView, type ViewId } from './views.ts';
 
@@ -98,17 +97,20 @@ interface Variant {
 /** Diff-view signature: technique, influences, palette, bind pose, time, canvas size, floor, viewProj (16). */
 const DIFF_SIGNATURE = 23;
 
-/** lit.frag's define set for a colouring: the technique's defines plus the view's (VIEW_ATTRIB: the view attribute's location). */
+/** lit.frag's define set for a colouring: the technique's defines plus the view's (VIEW_TEXTURE: skinned.vert fetches the view data). */
 export function surfaceDefines(defines: Defines, surface: SurfaceView): Defines {
-  if (surface === 'weights') return { ...defines, VIEW_WEIGHTS: true, VIEW_ATTRIB: VIEW_ATTRIB_LOCATION };
-  if (surface === 'influences') return { ...defines, VIEW_INFLUENCES: true, VIEW_ATTRIB: VIEW_ATTRIB_LOCATION };
+  if (surface === 'weights') return { ...defines, VIEW_WEIGHTS: true, VIEW_TEXTURE: true };
+  if (surface === 'influences') return { ...defines, VIEW_INFLUENCES: true, VIEW_TEXTURE: true };
   if (surface === 'groups') return { ...defines, VIEW_GROUPS: true };
   return defines;
 }
 
-/** Transform-feedback readback of one mesh: skinned model-space positions per technique vertex. */
+/** Transform-feedback readback of one mesh: skinned model-space positions and tangents per technique vertex. */
 export interface SkinReadback {
+  /** v_worldPos: 3 floats per technique vertex. */
   readonly positions: Float32Array;
+  /** v_tangent: 4 floats per technique vertex, unit skinned tangent (xyz) and bitangent sign (w). */
+  readonly tangents: Float32Array;
   /** Technique vertex v is a copy of mesh vertex sourceVertex[v]. */
   readonly sourceVertex: Uint32Array;
   readonly approximated: Uint8Array | null;
@@ -272,7 +274,7 @@ export class Renderer {
     out.skinUs = (performance.now() - t0) * 1000;
     if (surface === 'weights' || surface === 'influences') {
       const meshes = model.scene.meshes;
-      for (let i = 0; i < tmeshes.length; i++) model.viewAttributes.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);
+      for (let i = 0; i < tmeshes.length; i++) model.viewData.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);
     }
 
     if (opts.view === 'diff') {
@@ -383,6 +385,7 @@ export class Renderer {
     const mu = this.materialUniforms;
     mu.u_alpha = ghost ? 0.3 : 1;
     const groupsView = v.surface === 'groups';
+    const dataView = v.surface === 'weights' || v.surface === 'influences';
     const grouped = v.technique.groupUniform !== null;
     const vu = this.viewUniforms;
     let groupBase = 0;
@@ -392,6 +395,7 @@ export class Renderer {
       const tm = tmeshes[i]!;
       tm.bind();
       model.morph?.bindMesh(i, v.litMorph);
+      if (dataView) model.viewData.bind(tm);
       gl.bindVertexArray(tm.vao);
       const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
       const draws = tm.draws;
@@ -500,13 +504,14 @@ export class Renderer {
 
   /**
    * Debug path for tests: skins every vertex of every mesh with `technique` on the GPU and captures the
-   * model-space positions (v_worldPos, u_world = identity) with transform feedback, one point per technique
-   * vertex, group by group. Allocates (buffers, arrays): not for the frame loop.
+   * model-space positions (v_worldPos) and tangents (v_tangent; u_world = identity) with transform feedback
+   * into separate buffers, one point per technique vertex, group by group. Allocates (buffers, arrays): not
+   * for the frame loop.
    */
   readbackSkin(model: ModelGpu, player: AnimPlayer, technique: Technique, influences: number, palette: number, morphs: MorphPath = 'slots'): SkinReadback[] {
     const gl = this.gl;
     const { defines, gpuMorph } = this.programDefines(model, technique, influences, palette, morphs);
-    const program = this.programs.get('skinned.vert', 'flat.frag', defines, ['v_worldPos']);
+    const program = this.programs.get('skinned.vert', 'flat.frag', defines, ['v_worldPos', 'v_tangent']);
     const groupLoc = technique.groupUniform ? gl.getUniformLocation(program.program, technique.groupUniform) : null;
     const tmeshes = this.techniqueMeshes(model, technique, influences, palette);
     const morphLocs = gpuMorph ? morphLocations(gl, program.program) : null;
@@ -524,10 +529,14 @@ export class Renderer {
       const buffer = gl.createBuffer();
       gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, buffer);
       gl.bufferData(gl.TRANSFORM_FEEDBACK_BUFFER, tm.vertexCount * 12, gl.STATIC_READ);
+      const tangentBuffer = gl.createBuffer();
+      gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, tangentBuffer);
+      gl.bufferData(gl.TRANSFORM_FEEDBACK_BUFFER, tm.vertexCount * 16, gl.STATIC_READ);
       gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
       gl.bindVertexArray(tm.vao);
       gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, tf);
       gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+      gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 1, tangentBuffer);
       gl.beginTransformFeedback(gl.POINTS);
       for (const p of tm.points) {
         tm.setGroup(p.group, groupLoc);
@@ -535,14 +544,19 @@ export class Renderer {
       }
       gl.endTransformFeedback();
       gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 0, null);
+      gl.bindBufferBase(gl.TRANSFORM_FEEDBACK_BUFFER, 1, null);
       gl.bindTransformFeedback(gl.TRANSFORM_FEEDBACK, null);
       gl.bindVertexArray(null);
       const positions = new Float32Array(tm.vertexCount * 3);
+      const tangents = new Float32Array(tm.vertexCount * 4);
       gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, buffer);
       gl.getBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, positions);
+      gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, tangentBuffer);
+      gl.getBufferSubData(gl.TRANSFORM_FEEDBACK_BUFFER, 0, tangents);
       gl.bindBuffer(gl.TRANSFORM_FEEDBACK_BUFFER, null);
       gl.deleteBuffer(buffer);
-      results.push({ positions, sourceVertex: tm.sourceVertex, approximated: tm.approximated });
+      gl.deleteBuffer(tangentBuffer);
+      results.push({ positions, tangents, sourceVertex: tm.sourceVertex, approximated: tm.approximated });
     }
     gl.disable(gl.RASTERIZER_DISCARD);
     gl.deleteTransformFeedback(tf);

@@ -1,23 +1,36 @@
+import { VIEW_TEXTURE_UNIT } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 import type { TechniqueMesh } from '../techniques/technique.ts';
 
 /**
- * Per-vertex data of the weights and influences views, as one extra vertex attribute of a technique's
- * triangle vertex array. Every technique exposes `sourceVertex` (technique vertex → mesh vertex), so the data
- * is built here once for any technique, software included, and attached at location VIEW_ATTRIB_LOCATION
- * (`layout(location = VIEW_ATTRIB)` in skinned.vert, which passes it on as v_view).
+ * Per-vertex data of the weights and influences views, as one RG32F texture per technique triangle vertex
+ * array, fetched in skinned.vert with `texelFetch` at gl_VertexID (VIEW_TEXTURE define, u_viewTex on
+ * VIEW_TEXTURE_UNIT) and passed on as v_view. This keeps attribute location 5 for the tangent (Dawn's sixth
+ * neutral input). gl_VertexID is the technique vertex index on every path: drawElements gives the index
+ * value (every technique's element buffers hold absolute indices into its own vertex buffers, group draws
+ * only offset into the element buffer, no base vertex exists in WebGL2), drawArrays gives first + i.
+ * Every technique exposes `sourceVertex` (technique vertex → mesh vertex), so the data is built here once
+ * for any technique, software included.
  *
- * Layout: 2 floats per technique vertex: x = weight of the chosen bone, y = number of kept influences
- * (1..influences), both after the truncation every technique applies (techniques/influences.ts: sorted,
- * the first `influences` non-zero weights kept and renormalised; a vertex without weights is rigid on
+ * Layout: 2 floats per technique vertex (VIEW_DATA_FLOATS), technique vertex v at texel
+ * (v % width, v / width) (width = textureSize().x): x = weight of the chosen bone, y = number of kept
+ * influences (1..influences), both after the truncation every technique applies (techniques/influences.ts:
+ * sorted, the first `influences` non-zero weights kept and renormalised; a vertex without weights is rigid on
  * its joints[0]). ff-nonindexed's approximated copies (triangles needing more than 4 bones) show the
  * mesh vertex's values, not the reduced ones.
  */
-export const VIEW_ATTRIB_LOCATION = 5;
-export const VIEW_ATTRIB_FLOATS = 2;
+export const VIEW_DATA_FLOATS = 2;
+/** Widest row of a view texture (rows = ceil(vertices / width)). */
+export const VIEW_TEXTURE_WIDTH = 2048;
+
+/** The view texture's size for `vertexCount` technique vertices (at least 1x1). */
+export function viewTextureSize(vertexCount: number, maxTextureSize: number): { width: number; height: number } {
+  const width = Math.max(1, Math.min(vertexCount, VIEW_TEXTURE_WIDTH, maxTextureSize));
+  return { width, height: Math.max(1, Math.ceil(vertexCount / width)) };
+}
 
 /**
- * Fills `out` (VIEW_ATTRIB_FLOATS per entry of sourceVertex) for palette slot `boneSlot` of `mesh`
+ * Fills `out` (VIEW_DATA_FLOATS per entry of sourceVertex) for palette slot `boneSlot` of `mesh`
  * (-1: a bone that does not skin this mesh, weight 0). No allocation.
  */
 export function fillViewAttributes(mesh: SkinnedMesh, sourceVertex: Uint32Array, boneSlot: number, influences: number, out: Float32Array): void {
@@ -41,8 +54,8 @@ export function fillViewAttributes(mesh: SkinnedMesh, sourceVertex: Uint32Array,
     } else {
       for (let k = 0; k < kept; k++) if (joints[o + k] === boneSlot) weight += weights[o + k]! / sum;
     }
-    out[v * VIEW_ATTRIB_FLOATS] = weight;
-    out[v * VIEW_ATTRIB_FLOATS + 1] = kept;
+    out[v * VIEW_DATA_FLOATS] = weight;
+    out[v * VIEW_DATA_FLOATS + 1] = kept;
   }
 }
 
@@ -79,54 +92,72 @@ export function busiestBone(meshes: readonly SkinnedMesh[], nodeCount: number): 
 }
 
 interface Entry {
-  readonly buffer: WebGLBuffer;
+  readonly texture: WebGLTexture;
+  readonly width: number;
+  readonly height: number;
+  /** width · height · VIEW_DATA_FLOATS floats; the first vertexCount · VIEW_DATA_FLOATS are the data. */
   readonly data: Float32Array;
   node: number;
   influences: number;
 }
 
 /**
- * The view attribute buffers of one model, one per technique triangle vertex array (techniques that share
- * the model's MeshBuffers share its vertex array, and so one buffer). Owned by ModelGpu; dispose() deletes them.
+ * The view textures of one model, one per technique triangle vertex array (techniques that share the
+ * model's MeshBuffers share its vertex array, and so one texture). Owned by ModelGpu; dispose() deletes them.
  */
-export class ViewAttributes {
+export class ViewData {
   private readonly entries = new Map<WebGLVertexArrayObject, Entry>();
 
-  constructor(private readonly gl: WebGL2RenderingContext) {}
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    private readonly maxTextureSize: number,
+  ) {}
 
   /**
-   * Makes tm's triangle vertex array carry the view attribute for skeleton node `node` and `influences`.
-   * Builds and attaches the buffer on first use; refills it only when node or influences changed (a user
-   * action), so a steady frame does a map lookup and nothing else.
+   * Makes tm's view texture hold the data for skeleton node `node` and `influences`. Builds the texture on
+   * first use; refills it only when node or influences changed (a user action), so a steady frame does a
+   * map lookup and nothing else.
    */
   prepare(tm: TechniqueMesh, mesh: SkinnedMesh, node: number, influences: number): void {
     const gl = this.gl;
     let e = this.entries.get(tm.vao);
     if (!e) {
-      const buffer = gl.createBuffer();
-      if (!buffer) throw new Error('createBuffer failed');
-      const data = new Float32Array(tm.vertexCount * VIEW_ATTRIB_FLOATS);
-      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-      gl.bufferData(gl.ARRAY_BUFFER, data.byteLength, gl.DYNAMIC_DRAW);
-      gl.bindVertexArray(tm.vao);
-      gl.enableVertexAttribArray(VIEW_ATTRIB_LOCATION);
-      gl.vertexAttribPointer(VIEW_ATTRIB_LOCATION, VIEW_ATTRIB_FLOATS, gl.FLOAT, false, 0, 0);
-      gl.bindVertexArray(null);
-      gl.bindBuffer(gl.ARRAY_BUFFER, null);
-      e = { buffer, data, node: -2, influences: -1 };
+      const texture = gl.createTexture();
+      if (!texture) throw new Error('createTexture failed');
+      const { width, height } = viewTextureSize(tm.vertexCount, this.maxTextureSize);
+      const data = new Float32Array(width * height * VIEW_DATA_FLOATS);
+      gl.bindTexture(gl.TEXTURE_2D, texture);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RG32F, width, height);
+      gl.bindTexture(gl.TEXTURE_2D, null);
+      e = { texture, width, height, data, node: -2, influences: -1 };
       this.entries.set(tm.vao, e);
     }
     if (e.node === node && e.influences === influences) return;
     fillViewAttributes(mesh, tm.sourceVertex, node < 0 ? -1 : mesh.bones.indexOf(node), influences, e.data);
-    gl.bindBuffer(gl.ARRAY_BUFFER, e.buffer);
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, e.data);
-    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    gl.bindTexture(gl.TEXTURE_2D, e.texture);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, e.width, e.height, gl.RG, gl.FLOAT, e.data);
+    gl.bindTexture(gl.TEXTURE_2D, null);
     e.node = node;
     e.influences = influences;
   }
 
+  /** Binds tm's view texture (prepared this frame) to VIEW_TEXTURE_UNIT; before the mesh's draws. */
+  bind(tm: TechniqueMesh): void {
+    const e = this.entries.get(tm.vao);
+    if (!e) return;
+    const gl = this.gl;
+    gl.activeTexture(gl.TEXTURE0 + VIEW_TEXTURE_UNIT);
+    gl.bindTexture(gl.TEXTURE_2D, e.texture);
+    gl.activeTexture(gl.TEXTURE0);
+  }
+
   dispose(): void {
-    for (const e of this.entries.values()) this.gl.deleteBuffer(e.buffer);
+    for (const e of this.entries.values()) this.gl.deleteTexture(e.texture);
     this.entries.clear();
   }
 }

@@ -1,5 +1,5 @@
 import { uniqueEdges, type MeshBuffers } from '../gpu/mesh-buffers.ts';
-import { ATTRIB } from '../gpu/programs.ts';
+import { ATTRIB, DEFAULT_TANGENT } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 import type { Partition } from './partition.ts';
 import type { BindInputs, DrawRange, MeshCost, TechniqueMesh, PoseSource } from './technique.ts';
@@ -79,14 +79,15 @@ export interface GroupLayout {
 }
 
 /**
- * Vertex data of a partition in GPU form, pure (tested in Node): positions, normals, uvs copied per
- * group copy; weights as 3 floats per vertex (the 4th is 1 − Σ, implicit as in the D3D formats); joints
+ * Vertex data of a partition in GPU form, pure (tested in Node): positions, normals, uvs and tangents
+ * (4 floats, null when the mesh has none) copied per group copy; weights as 3 floats per vertex (the 4th is 1 − Σ, implicit as in the D3D formats); joints
  * as 4 bytes per vertex (indexed layouts).
  */
 export interface GroupedVertices {
   readonly positions: Float32Array;
   readonly normals: Float32Array;
   readonly uvs: Float32Array | null;
+  readonly tangents: Float32Array | null;
   readonly weights3: Float32Array;
   readonly joints4: Uint8Array | null;
 }
@@ -96,6 +97,7 @@ export function groupedVertices(mesh: SkinnedMesh, part: Partition, layout: Grou
   const positions = new Float32Array(n * 3);
   const normals = new Float32Array(n * 3);
   const uvs = mesh.uvs ? new Float32Array(n * 2) : null;
+  const tangents = mesh.tangents ? new Float32Array(n * 4) : null;
   const weights3 = new Float32Array(n * 3);
   const joints4 = layout.joints === 'indexed' ? new Uint8Array(n * 4) : null;
   const slotWeights = new Float32Array(layout.slots);
@@ -104,6 +106,7 @@ export function groupedVertices(mesh: SkinnedMesh, part: Partition, layout: Grou
     positions.set(mesh.positions.subarray(s * 3, s * 3 + 3), v * 3);
     normals.set(mesh.normals.subarray(s * 3, s * 3 + 3), v * 3);
     if (uvs) uvs.set(mesh.uvs!.subarray(s * 2, s * 2 + 2), v * 2);
+    if (tangents) tangents.set(mesh.tangents!.subarray(s * 4, s * 4 + 4), v * 4);
     const o = v * MAX_INFLUENCES;
     if (joints4) {
       for (let k = 0; k < 4; k++) joints4[v * 4 + k] = part.localJoints[o + k]! * layout.jointScale;
@@ -114,7 +117,7 @@ export function groupedVertices(mesh: SkinnedMesh, part: Partition, layout: Grou
       for (let k = 0; k < 3; k++) weights3[v * 3 + k] = slotWeights[k]!;
     }
   }
-  return { positions, normals, uvs, weights3, joints4 };
+  return { positions, normals, uvs, tangents, weights3, joints4 };
 }
 
 /**
@@ -196,7 +199,8 @@ export class GroupedMesh implements TechniqueMesh {
     this.vertexCount = partition.vertexCount;
     this.sourceVertex = partition.sourceVertex;
     this.approximated = partition.approximatedTriangles > 0 ? partition.approximated : null;
-    const vertexBytes = data.positions.byteLength + data.normals.byteLength + (data.uvs?.byteLength ?? 0) + data.weights3.byteLength + (data.joints4?.byteLength ?? 0);
+    const vertexBytes =
+      data.positions.byteLength + data.normals.byteLength + (data.uvs?.byteLength ?? 0) + (data.tangents?.byteLength ?? 0) + data.weights3.byteLength + (data.joints4?.byteLength ?? 0);
     this.cost = {
       groups: partition.groups.length,
       duplicatedVertices: partition.duplicatedVertices,
@@ -218,6 +222,7 @@ export class GroupedMesh implements TechniqueMesh {
     add(ATTRIB.a_position, data.positions, 3, false);
     add(ATTRIB.a_normal, data.normals, 3, false);
     if (data.uvs) add(ATTRIB.a_uv, data.uvs, 2, false);
+    if (data.tangents) add(ATTRIB.a_tangent, data.tangents, 4, false);
     add(ATTRIB.a_weights, data.weights3, 3, false);
     if (data.joints4) add(ATTRIB.a_joints, data.joints4, 4, true);
     return list;
@@ -239,6 +244,7 @@ export class GroupedMesh implements TechniqueMesh {
     if (!vao) throw new Error('createVertexArray failed');
     gl.bindVertexArray(vao);
     gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
+    gl.vertexAttrib4f(ATTRIB.a_tangent, ...DEFAULT_TANGENT);
     for (const a of attributes) {
       gl.bindBuffer(gl.ARRAY_BUFFER, a.buffer);
       gl.enableVertexAttribArray(a.loc);

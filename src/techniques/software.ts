@@ -1,6 +1,7 @@
-import { skinMesh } from '../anim/software-skin.ts';
+import { orthonormaliseTangents } from '../anim/morph.ts';
+import { skinMesh, skinTangents } from '../anim/software-skin.ts';
 import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
-import { ATTRIB } from '../gpu/programs.ts';
+import { ATTRIB, DEFAULT_TANGENT } from '../gpu/programs.ts';
 import { clampInfluences } from './influences.ts';
 import { subsetDraws } from './mesh-state.ts';
 import type { SkinnedMesh } from '../model/types.ts';
@@ -8,10 +9,10 @@ import type { BindInputs, DrawRange, MeshCost, Technique, TechniqueMesh, PoseSou
 
 /**
  * `software`: the D3DX UpdateSkinnedMesh path (seed 004) and the reference every other technique is
- * tested against. Each frame the CPU skins positions and normals (anim/software-skin.ts) into arrays
- * sized at load and uploads them into two dynamic vertex buffers; the shader draws them unskinned
- * (NO_SKIN). UVs and indices are the model's own buffers. No bone limit, no allocation per frame.
- * Morph targets: it skins from its own bind-space copies of positions and normals (bindInputs 'arrays'),
+ * tested against. Each frame the CPU skins positions, normals and tangents (anim/software-skin.ts) into
+ * arrays sized at load and uploads them into dynamic vertex buffers; the shader draws them unskinned
+ * (NO_SKIN). A mesh without tangents skins none (location 5 reads DEFAULT_TANGENT). UVs and indices are the model's own buffers. No bone limit, no allocation per frame.
+ * Morph targets: it skins from its own bind-space copies of positions, normals and tangents (bindInputs 'arrays'),
  * which the morph runtime overwrites with the CPU-morphed mesh whatever the morph path (the GPU paths cannot
  * reach a mesh skinned on the CPU); neutral until then.
  */
@@ -33,9 +34,13 @@ class SoftwareMesh implements TechniqueMesh {
   /** Skinned model-space positions and normals, 3 floats per vertex, rewritten each frame. */
   private readonly positions: Float32Array;
   private readonly normals: Float32Array;
+  /** Bind-space tangents (bindInputs.tangents) and their skinned model-space copies, 4 floats per vertex; null without mesh tangents. */
+  private readonly bindTangents: Float32Array | null;
+  private readonly tangents: Float32Array | null;
   private readonly palette: Float32Array;
   private positionBuffer: WebGLBuffer | null;
   private normalBuffer: WebGLBuffer | null;
+  private tangentBuffer: WebGLBuffer | null;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -45,13 +50,18 @@ class SoftwareMesh implements TechniqueMesh {
     const mesh = buffers.mesh;
     const bindPositions = new Float32Array(mesh.positions);
     const bindNormals = new Float32Array(mesh.normals);
-    this.bindInputs = { kind: 'arrays', positions: bindPositions, normals: bindNormals };
-    this.source = { ...mesh, positions: bindPositions, normals: bindNormals };
+    // Projected against the normals as the GPU paths do (the morph runtime rewrites them through applyMorphs).
+    this.bindTangents = mesh.tangents ? new Float32Array(mesh.tangents) : null;
+    if (this.bindTangents) orthonormaliseTangents(mesh.normals, this.bindTangents, this.bindTangents);
+    this.bindInputs = { kind: 'arrays', positions: bindPositions, normals: bindNormals, tangents: this.bindTangents };
+    this.source = { ...mesh, positions: bindPositions, normals: bindNormals, tangents: this.bindTangents };
     this.positions = new Float32Array(mesh.positions);
     this.normals = new Float32Array(mesh.normals);
+    this.tangents = mesh.tangents ? new Float32Array(mesh.tangents) : null;
     this.palette = new Float32Array(Math.max(1, mesh.bones.length) * 16);
     this.positionBuffer = this.dynamicBuffer(this.positions);
     this.normalBuffer = this.dynamicBuffer(this.normals);
+    this.tangentBuffer = this.tangents ? this.dynamicBuffer(this.tangents) : null;
     this.vao = this.vertexArray(buffers.indexBuffer);
     this.wireVao = this.vertexArray(buffers.edgeBuffer);
     this.indexType = gl.UNSIGNED_INT;
@@ -63,7 +73,7 @@ class SoftwareMesh implements TechniqueMesh {
     this.cost = {
       groups: 1,
       duplicatedVertices: 0,
-      vertexBytes: this.positions.byteLength + this.normals.byteLength + (mesh.uvs?.byteLength ?? 0),
+      vertexBytes: this.positions.byteLength + this.normals.byteLength + (this.tangents?.byteLength ?? 0) + (mesh.uvs?.byteLength ?? 0),
       approximatedTriangles: 0,
     };
   }
@@ -90,6 +100,11 @@ class SoftwareMesh implements TechniqueMesh {
     gl.enableVertexAttribArray(ATTRIB.a_normal);
     gl.vertexAttribPointer(ATTRIB.a_normal, 3, gl.FLOAT, false, 0, 0);
     if (!this.buffers.bindAttribute(ATTRIB.a_uv)) gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
+    if (this.tangentBuffer) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.tangentBuffer);
+      gl.enableVertexAttribArray(ATTRIB.a_tangent);
+      gl.vertexAttribPointer(ATTRIB.a_tangent, 4, gl.FLOAT, false, 0, 0);
+    } else gl.vertexAttrib4f(ATTRIB.a_tangent, ...DEFAULT_TANGENT);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
     gl.bindVertexArray(null);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
@@ -105,8 +120,15 @@ class SoftwareMesh implements TechniqueMesh {
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.positions);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.normals);
+    let bytes = this.positions.byteLength + this.normals.byteLength;
+    if (this.tangents && this.bindTangents) {
+      skinTangents(this.source, this.bindTangents, this.palette, this.tangents, this.influences);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.tangentBuffer);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.tangents);
+      bytes += this.tangents.byteLength;
+    }
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
-    return this.positions.byteLength + this.normals.byteLength;
+    return bytes;
   }
 
   bind(): void {}
@@ -120,15 +142,17 @@ class SoftwareMesh implements TechniqueMesh {
     gl.deleteVertexArray(this.wireVao);
     gl.deleteBuffer(this.positionBuffer);
     gl.deleteBuffer(this.normalBuffer);
+    gl.deleteBuffer(this.tangentBuffer);
     this.positionBuffer = null;
     this.normalBuffer = null;
+    this.tangentBuffer = null;
   }
 }
 
 export const software: Technique = {
   id: 'software',
   label: 'Software (CPU, UpdateSkinnedMesh)',
-  summary: 'CPU skins positions and normals into a dynamic vertex buffer each frame; the reference',
+  summary: 'CPU skins positions, normals and tangents into dynamic vertex buffers each frame; the reference',
   groupUniform: null,
   unsupportedReason: () => null,
   defines: () => ({ NO_SKIN: true }),

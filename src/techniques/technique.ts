@@ -83,12 +83,15 @@ export interface MeshCost {
  * (render/morph-runtime.ts) can write the CPU-morphed mesh into them:
  * - 'buffers': ARRAY_BUFFERs of 3 floats per technique vertex (vertex v copies mesh vertex sourceVertex[v]),
  *   attached at ATTRIB.a_position / a_normal of the technique's vertex arrays; the runtime gathers and uploads.
- * - 'arrays': 3 floats per mesh vertex that update() reads each frame (software: CPU-skinned from these).
+ *   The neutral tangents stay as they are: the shader re-orthonormalises them against the normal it reads.
+ * - 'arrays': 3 floats per mesh vertex that update() reads each frame (software: CPU-skinned from these),
+ *   and the tangents (4 floats per mesh vertex, re-orthonormalised against the morphed normal by applyMorphs;
+ *   null for a mesh without tangents).
  * Whoever writes them must restore the neutral mesh when morphing stops.
  */
 export type BindInputs =
   | { readonly kind: 'buffers'; readonly positions: WebGLBuffer; readonly normals: WebGLBuffer }
-  | { readonly kind: 'arrays'; readonly positions: Float32Array; readonly normals: Float32Array };
+  | { readonly kind: 'arrays'; readonly positions: Float32Array; readonly normals: Float32Array; readonly tangents: Float32Array | null };
 
 /** Per-mesh state of a technique. Owned by the model's GPU resources; disposed with them. */
 export interface TechniqueMesh {

@@ -6,7 +6,7 @@ import { MAX_INFLUENCES } from '../../src/model/types.ts';
 import { BindPose } from '../../src/render/bind-pose.ts';
 import { countDifferingPixels, DIFF_COUNT_EVERY, DiffSchedule } from '../../src/render/diff-count.ts';
 import { surfaceDefines } from '../../src/render/renderer.ts';
-import { busiestBone, fillViewAttributes, influencingBones, VIEW_ATTRIB_FLOATS, VIEW_ATTRIB_LOCATION } from '../../src/render/view-data.ts';
+import { busiestBone, fillViewAttributes, influencingBones, VIEW_DATA_FLOATS, VIEW_TEXTURE_WIDTH, viewTextureSize } from '../../src/render/view-data.ts';
 import { surfaceView, VIEW_IDS } from '../../src/render/views.ts';
 import { truncateInfluences } from '../../src/techniques/influences.ts';
 import { partitionMesh } from '../../src/techniques/partition.ts';
@@ -28,10 +28,24 @@ describe('view ids and state keys', () => {
   it('picks lit.frag defines per colouring and leaves the shaded set untouched', () => {
     const base = { PALETTE_UBO: true, INFLUENCES: 4 };
     expect(surfaceDefines(base, 'shaded')).toBe(base);
-    expect(surfaceDefines(base, 'weights')).toEqual({ ...base, VIEW_WEIGHTS: true, VIEW_ATTRIB: VIEW_ATTRIB_LOCATION });
-    expect(surfaceDefines(base, 'influences')).toEqual({ ...base, VIEW_INFLUENCES: true, VIEW_ATTRIB: VIEW_ATTRIB_LOCATION });
+    expect(surfaceDefines(base, 'weights')).toEqual({ ...base, VIEW_WEIGHTS: true, VIEW_TEXTURE: true });
+    expect(surfaceDefines(base, 'influences')).toEqual({ ...base, VIEW_INFLUENCES: true, VIEW_TEXTURE: true });
     expect(surfaceDefines(base, 'groups')).toEqual({ ...base, VIEW_GROUPS: true });
     expect(['shaded', 'wireframe', 'skeleton', 'diff'].map((v) => surfaceView(v as never))).toEqual(['shaded', 'shaded', 'shaded', 'shaded']);
+  });
+});
+
+describe('weights and influences data texture', () => {
+  it('sizes the texture to hold one texel per technique vertex, rows of at most VIEW_TEXTURE_WIDTH', () => {
+    expect(viewTextureSize(0, 4096)).toEqual({ width: 1, height: 1 });
+    expect(viewTextureSize(5, 4096)).toEqual({ width: 5, height: 1 });
+    expect(viewTextureSize(VIEW_TEXTURE_WIDTH + 1, 16384)).toEqual({ width: VIEW_TEXTURE_WIDTH, height: 2 });
+    expect(viewTextureSize(10000, 1024)).toEqual({ width: 1024, height: 10 });
+    for (const n of [1, 2047, 2048, 2049, 34556]) {
+      const { width, height } = viewTextureSize(n, 16384);
+      expect(width * height).toBeGreaterThanOrEqual(n);
+      expect(width * (height - 1)).toBeLessThan(n);
+    }
   });
 });
 
@@ -43,7 +57,7 @@ describe('weights and influences attribute', () => {
   it('holds the kept influence count and the truncated, renormalised weight of the bone', () => {
     for (let influences = 1; influences <= MAX_INFLUENCES; influences++) {
       const ref = truncateInfluences(mesh, influences);
-      const out = new Float32Array(mesh.vertexCount * VIEW_ATTRIB_FLOATS);
+      const out = new Float32Array(mesh.vertexCount * VIEW_DATA_FLOATS);
       const total = new Float64Array(mesh.vertexCount);
       let wrongCounts = 0;
       let maxError = 0;
