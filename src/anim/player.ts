@@ -119,7 +119,7 @@ export class AnimPlayer {
     this.locals = new Float32Array(nodeCount * TRS_STRIDE);
     this.fromLocals = new Float32Array(nodeCount * TRS_STRIDE);
     this.model = new Float32Array(nodeCount * 16);
-    this.cursors = clips.map(createClipCursor);
+    this.cursors = clips.map((clip) => createClipCursor(clip, skeleton.restLocal));
     const targets = Math.max(0, morphTargetCount | 0);
     this.morphWeights = new Float32Array(targets);
     this.morphTrackWeights = new Float32Array(targets);

@@ -16,13 +16,22 @@
  *   then finds its segment in O(1) (same or next segment); a miss — a backward jump, a loop wrap, a
  *   big step, random access — falls back to binary search. The cache is only a hint: results are
  *   identical with a fresh cursor, a stale one, or one shared between two players of the same clip.
+ * - Constant channels (one key, or every key bitwise equal to the first) are found once, in
+ *   createClipCursor, and stored pre-sampled (rotations renormalised, as slerp would): per frame they cost a
+ *   float copy, not a key search and a slerp. Only tracks with a changing channel are visited. So the cursor
+ *   also depends on the clip's key values: make a new one if they are edited. When two tracks name one node
+ *   this is switched off for the whole clip (every channel is sampled in track order, so the later wins).
+ *   Given the skeleton's restLocal, createClipCursor also bakes the constants into a copy of it (`base`), so a
+ *   frame starts with one memcpy of the base instead of the rest copy plus the constant scatter. That copy is
+ *   used only while sampleClip receives that very restLocal array, which must not change afterwards
+ *   (skeletons are immutable after load).
  * - Allocation: createClipCursor allocates (once per clip, at load); sampleClip allocates nothing.
  *   Inside, doubles cross calls through typed-array slots (sampleTime, interpWeight) because V8 boxes a
  *   double argument of a call it does not inline. sampleClipAt takes the time from sampleTime[0] for
  *   callers that keep their clock in a typed array (AnimPlayer).
  */
 
-import type { Channel, Clip } from '../model/types.ts';
+import type { Channel, Clip, Track } from '../model/types.ts';
 import { TRS_STRIDE } from '../model/types.ts';
 import { interpWeight, slerpShortestAt } from './quat-interp.ts';
 
@@ -31,10 +40,79 @@ export interface ClipCursor {
   readonly clip: Clip;
   /** 3 per track (translation, rotation, scale): index of the key starting the last segment used. */
   readonly keys: Uint32Array;
+  /** Indices of the tracks that have at least one changing channel, ascending. */
+  readonly live: Uint32Array;
+  /** Per track, bit 0/1/2 set when its translation/rotation/scale channel changes and must be sampled. */
+  readonly liveMask: Uint8Array;
+  /** Pre-sampled constant channels: outLocals[constOffsets[i]] = constValues[i]. */
+  readonly constOffsets: Int32Array;
+  readonly constValues: Float32Array;
+  /** restLocal with every constant channel applied, or null; valid for `baseRest` only. */
+  readonly base: Float32Array | null;
+  readonly baseRest: Float32Array | null;
 }
 
-export function createClipCursor(clip: Clip): ClipCursor {
-  return { clip, keys: new Uint32Array(clip.tracks.length * 3) };
+const _q = new Float32Array(4);
+
+/** True when the channel has no keys, one key, or every key equals the first (bitwise, as floats). */
+function isConstant(ch: Channel, stride: number): boolean {
+  const v = ch.values;
+  const n = ch.times.length * stride;
+  for (let i = stride; i < n; i++) if (v[i] !== v[i % stride]) return false;
+  return true;
+}
+
+/** `restLocal` (optional): the skeleton's rest pose the cursor will sample over, to bake the constant channels into. */
+export function createClipCursor(clip: Clip, restLocal: Float32Array | null = null): ClipCursor {
+  const tracks = clip.tracks;
+  const liveMask = new Uint8Array(tracks.length);
+  const seen = new Set<number>();
+  let shared = false;
+  for (const t of tracks) {
+    if (seen.has(t.node)) shared = true;
+    seen.add(t.node);
+  }
+  const offsets: number[] = [];
+  const values: number[] = [];
+  const live: number[] = [];
+  for (let i = 0; i < tracks.length; i++) {
+    const { node, translation: tr, rotation: rot, scale: sc } = tracks[i];
+    if (node < 0) continue;
+    const o = node * TRS_STRIDE;
+    let mask = 0;
+    if (tr !== null && tr.times.length > 0) {
+      if (!shared && isConstant(tr, 3)) for (let c = 0; c < 3; c++) offsets.push(o + c), values.push(tr.values[c]);
+      else mask |= 1;
+    }
+    if (rot !== null && rot.times.length > 0) {
+      if (!shared && isConstant(rot, 4)) {
+        interpWeight[0] = 0;
+        slerpShortestAt(rot.values, 0, rot.values, 0, _q, 0);
+        for (let c = 0; c < 4; c++) offsets.push(o + 3 + c), values.push(_q[c]);
+      } else mask |= 2;
+    }
+    if (sc !== null && sc.times.length > 0) {
+      if (!shared && isConstant(sc, 3)) for (let c = 0; c < 3; c++) offsets.push(o + 7 + c), values.push(sc.values[c]);
+      else mask |= 4;
+    }
+    liveMask[i] = mask;
+    if (mask !== 0) live.push(i);
+  }
+  let base: Float32Array | null = null;
+  if (restLocal !== null) {
+    base = Float32Array.from(restLocal);
+    for (let i = 0; i < offsets.length; i++) if (offsets[i] < base.length) base[offsets[i]] = values[i];
+  }
+  return {
+    clip,
+    keys: new Uint32Array(tracks.length * 3),
+    live: Uint32Array.from(live),
+    liveMask,
+    constOffsets: Int32Array.from(offsets),
+    constValues: Float32Array.from(values),
+    base,
+    baseRest: base === null ? null : restLocal,
+  };
 }
 
 /** Forgets the cached keys. Never changes results (the cache is only a hint); use it to start a replay cold. */
@@ -113,7 +191,8 @@ function sampleRotation(ch: Channel, keys: Uint32Array, slot: number, out: Float
 
 /**
  * Samples `clip` at time `t` (seconds) into `outLocals`, starting from `restLocal`. See the file contract.
- * `cursor` must come from createClipCursor(clip) (or another clip with the same track count).
+ * `cursor` should come from createClipCursor(clip); one made for another clip with at least as many tracks
+ * also works, on the slower path that samples every channel.
  */
 export function sampleClip(
   clip: Clip,
@@ -136,8 +215,43 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
   if (keys.length < tracks.length * 3) {
     throw new Error(`sampleClip: cursor has room for ${keys.length / 3} tracks, clip "${clip.name}" has ${tracks.length}`);
   }
-  outLocals.set(restLocal);
   const nodeCount = (restLocal.length / TRS_STRIDE) | 0;
+  if (cursor.clip !== clip) {
+    outLocals.set(restLocal);
+    sampleEveryChannel(tracks, keys, nodeCount, outLocals);
+    return;
+  }
+  const base = cursor.base;
+  if (base !== null && cursor.baseRest === restLocal) {
+    outLocals.set(base);
+  } else {
+    outLocals.set(restLocal);
+    const limit = nodeCount * TRS_STRIDE;
+    const constOffsets = cursor.constOffsets;
+    const constValues = cursor.constValues;
+    for (let i = 0; i < constOffsets.length; i++) {
+      const o = constOffsets[i];
+      if (o < limit) outLocals[o] = constValues[i];
+    }
+  }
+  const live = cursor.live;
+  const liveMask = cursor.liveMask;
+  for (let j = 0; j < live.length; j++) {
+    const i = live[j];
+    const track = tracks[i];
+    const node = track.node;
+    if (node >= nodeCount) continue;
+    const o = node * TRS_STRIDE;
+    const slot = i * 3;
+    const mask = liveMask[i];
+    if ((mask & 1) !== 0) sampleLinear3(track.translation!, keys, slot, outLocals, o);
+    if ((mask & 2) !== 0) sampleRotation(track.rotation!, keys, slot + 1, outLocals, o + 3);
+    if ((mask & 4) !== 0) sampleLinear3(track.scale!, keys, slot + 2, outLocals, o + 7);
+  }
+}
+
+/** The path for a cursor made for another clip (same track count): every channel, in track order. */
+function sampleEveryChannel(tracks: readonly Track[], keys: Uint32Array, nodeCount: number, outLocals: Float32Array): void {
   for (let i = 0; i < tracks.length; i++) {
     const track = tracks[i];
     const node = track.node;
