@@ -35,7 +35,13 @@ export default defineConfig({
   // Relative asset URLs: dist/ works from any static server under any base path.
   base: './',
   plugins: [glsl()],
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 1024 },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 1024,
+    // The app, and the crowd benchmark's three.js peer page (src/bench/browser.ts opens bench/three-crowd.html).
+    rollupOptions: { input: { main: join(root, 'index.html'), 'three-crowd': join(root, 'bench', 'three-crowd.html') } },
+  },
   server: { port: 5173 },
   preview: { port: 4173, strictPort: true },
 });

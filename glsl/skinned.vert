@@ -7,6 +7,7 @@
 //   so the same line serves every path), skinned as a direction, and the bitangent rebuilt by a cross
 //   product: v_tangent = (unit skinned tangent, sign), v_bitangent = cross(unit normal, tangent) · sign,
 //   world space like v_normal. The shading does not read them; transform feedback captures v_tangent.
+// CROWD: instanced crowd (with PALETTE_TEXTURE): the instance's palette rows and grid offset (crowd_pars).
 // VIEW_TEXTURE: the weights/influences views' per-vertex data (render/view-data.ts), fetched at gl_VertexID
 //   from u_viewTex and passed on as v_view.
 precision highp float;
@@ -18,6 +19,9 @@ precision highp int;
 #endif
 #if defined(MORPH_SLOTS) || defined(MORPH_TEXTURE)
 #include <morph_pars>
+#endif
+#if defined(CROWD)
+#include <crowd_pars>
 #endif
 
 in vec3 a_position;
@@ -60,6 +64,9 @@ void main() {
   vec3 normal;
   vec3 tangent;
   skinVertex(bindPosition, bindNormal, bindTangent, position, normal, tangent);
+#endif
+#if defined(CROWD)
+  position += crowdOffset();
 #endif
   vec4 world = u_world * vec4(position, 1.0);
   v_worldPos = world.xyz;

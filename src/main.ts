@@ -107,11 +107,13 @@ function start(): void {
   setInterval(() => {
     if (!app.current) return;
     const i = app.info();
-    overlay.stats(app.stats(), {
+    const st = app.stats();
+    overlay.stats(st, {
       bones: i.bones as number,
       vertices: i.vertices as number,
       triangles: i.triangles as number,
-      technique: i.technique as string,
+      // Crowd mode names its own path ("crowd 100 (instanced, texture palette)") instead of the menu's technique.
+      technique: st.crowd > 1 ? st.technique : (i.technique as string),
       clip: i.clip as string | null,
       t: i.t as number,
     });

@@ -8,6 +8,8 @@
 //   PALETTE_REGISTERS  `uniform vec4 u_constants[REGISTER_COUNT]`: the vs.1.1 constant file, 3 rows per
 //                      4x3 matrix (row r = m[r][0..3]); joints arrive pre-multiplied by 3 (Freidlin).
 //   PALETTE_TEXTURE    RGBA32F texture, slot s = 4 texels (columns) at ((s % 256) * 4, s / 256).
+//                      With CROWD, every instance's palettes in one texture: instance i's slot s of this
+//                      mesh is texture slot i * u_crowdSlots + u_crowdBase + s (gpu/crowd-palette.ts).
 //   PALETTE_DUAL_QUAT  std140 block `Palette { vec4 u_dualQuat[3 * PALETTE_SIZE]; }`: real, dual, bind-space scale.
 // Joints: a_joints (uvec4, palette slots or group-local slots), or JOINTS_SLOTS: none, weight k belongs to
 //   matrix k (fixed-function non-indexed blending).
@@ -48,7 +50,14 @@ uniform mat4 u_groupPalette[PALETTE_SIZE];
 mat4 paletteMatrix(uint slot) { return u_groupPalette[slot]; }
 #elif defined(PALETTE_TEXTURE)
 uniform highp sampler2D u_paletteTex;
+#if defined(CROWD)
+uniform int u_crowdSlots;
+uniform int u_crowdBase;
+#endif
 mat4 paletteMatrix(uint slot) {
+#if defined(CROWD)
+  slot += uint(gl_InstanceID * u_crowdSlots + u_crowdBase);
+#endif
   ivec2 at = ivec2(int(slot & 255u) * 4, int(slot >> 8u));
   return mat4(
     texelFetch(u_paletteTex, at, 0),

@@ -1,4 +1,4 @@
-import { vec3 } from 'gl-matrix';
+import { mat4, vec3 } from 'gl-matrix';
 import { AnimPlayer } from '../anim/player.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
@@ -17,6 +17,7 @@ import { urlSource, type ModelSource } from './model-source.ts';
 import { applyParams, defaultState, formatMorph, type AppState } from './state.ts';
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import type { SkinnedMesh } from '../model/types.ts';
+import { crowdHalfExtent, crowdSpacing } from '../render/crowd-layout.ts';
 
 /** A model that loaded completely and is being drawn. */
 export interface LoadedModel {
@@ -82,6 +83,8 @@ export interface Stats {
   morphSlotWeights: number[];
   /** Slots path: Σ|w| of the non-zero targets that got no slot this frame (0 on other paths). */
   morphDropped: number;
+  /** Instances drawn (1 outside crowd mode); `technique` then reads e.g. "crowd 100 (instanced, texture palette)". */
+  crowd: number;
 }
 
 /** morphCheck(): a morph path's GPU morphed+skinned positions (transform feedback) against the CPU. */
@@ -136,7 +139,25 @@ export class App {
   private lastFrame = -1;
   private readonly figures: FrameFigures = emptyFigures();
   /** Filled from the state each frame (no per-frame object). */
-  private readonly renderOptions: RenderOptions = { technique: TECHNIQUES[0]!, influences: 4, palette: 12, view: 'shaded', skeleton: false, grid: true, bindPose: false, bone: -1, morphs: 'slots' };
+  private readonly renderOptions: RenderOptions = {
+    technique: TECHNIQUES[0]!,
+    influences: 4,
+    palette: 12,
+    view: 'shaded',
+    skeleton: false,
+    grid: true,
+    bindPose: false,
+    bone: -1,
+    morphs: 'slots',
+    crowd: 1,
+    crowdSpacing: 1,
+    crowdFloor: mat4.create(),
+  };
+  /** The crowd size and model the crowd's floor and framing were last computed for. */
+  private crowdFramed = { count: 1, model: null as LoadedModel | null };
+  private readonly crowdExtent = [0, 0];
+  /** "crowd N (instanced, texture palette)", rebuilt when N changes (no per-frame string). */
+  private crowdLabel = '';
   /** state.bone resolved against the current model: a skeleton node, or -1. */
   private boneNode = -1;
   private readonly frameWaiters: (() => void)[] = [];
@@ -163,6 +184,7 @@ export class App {
     morphSlots: [],
     morphSlotWeights: [],
     morphDropped: 0,
+    crowd: 1,
   };
   private cameraDirty = true;
   private running = false;
@@ -177,7 +199,7 @@ export class App {
 
   /** Applies parameters (URL or `window.skinlab.set`) and resolves after a frame with them is drawn. */
   async set(params: Record<string, string | number | boolean | null | undefined>): Promise<void> {
-    const before = { clip: this.state.clip, camera: this.state.camera };
+    const before = { clip: this.state.clip, camera: this.state.camera, crowd: this.state.crowd };
     const errors = applyParams(this.state, params);
     const askedPalette = params.palette !== undefined ? this.state.palette : null;
     const technique = findTechnique(this.state.technique);
@@ -186,6 +208,8 @@ export class App {
       this.state.technique = TECHNIQUES[0]!.id;
     }
     if (this.state.camera !== before.camera) this.cameraDirty = true;
+    // A new crowd size re-frames the camera unless the user placed it (state.camera set).
+    if (this.state.crowd !== before.crowd && this.state.camera === null) this.cameraDirty = true;
     let loaded = true;
     const builtin = findBuiltin(this.state.model);
     let level = '';
@@ -496,7 +520,8 @@ export class App {
       player.advance(dt);
     }
     player.evaluate();
-    const cpuUs = (performance.now() - t0) * 1000;
+    let cpuUs = (performance.now() - t0) * 1000;
+    if (this.crowdFramed.count !== s.crowd || this.crowdFramed.model !== model) this.layoutCrowd(model);
     if (this.cameraDirty) this.placeCamera(model);
     this.camera.aspect = this.canvas.width / Math.max(1, this.canvas.height);
     this.camera.update();
@@ -510,8 +535,12 @@ export class App {
     o.bindPose = s.bindPose;
     o.bone = this.boneNode;
     o.morphs = s.morphs;
+    o.crowd = s.crowd;
     player.morphTracksEnabled = s.morphTrack;
     this.renderer.render(model.gpu, player, this.camera, o, this.figures);
+    // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
+    cpuUs += this.figures.crowdPoseUs;
+    const techniqueLabel = this.figures.crowd > 1 ? this.crowdLabel : o.technique.id;
     // Not averaged: the diff count is already a sampled figure, and the legend follows the view at once.
     this.lastStats.diffPixels = this.figures.diffPixels;
     this.lastStats.diffShare = this.figures.diffShare;
@@ -525,19 +554,20 @@ export class App {
     w.upload += this.figures.uploadBytes;
     w.skinUs += this.figures.skinUs;
     const st = this.lastStats;
-    if (st.technique !== o.technique.id || st.groups !== this.figures.groups || st.vertexBytes !== this.figures.vertexBytes) {
+    if (st.technique !== techniqueLabel || st.groups !== this.figures.groups || st.vertexBytes !== this.figures.vertexBytes) {
       // A switch (technique, palette, influences) shows the new mesh state's costs at once; the averages restart.
       w.frames = 1;
       w.start = now;
       w.cpuUs = cpuUs;
       w.upload = this.figures.uploadBytes;
       w.skinUs = this.figures.skinUs;
-      this.copyFigures(st, model, w.upload, w.skinUs, o.technique.id);
+      this.copyFigures(st, model, w.upload, w.skinUs, techniqueLabel);
+      st.cpuAnimUs = cpuUs;
     }
     if (now - w.start >= 1000) {
       st.fps = ((w.frames - 1) * 1000) / (now - w.start) || 0;
       st.cpuAnimUs = w.cpuUs / w.frames;
-      this.copyFigures(st, model, w.upload / w.frames, w.skinUs / w.frames, o.technique.id);
+      this.copyFigures(st, model, w.upload / w.frames, w.skinUs / w.frames, techniqueLabel);
       w.frames = 0;
       w.cpuUs = 0;
       w.upload = 0;
@@ -553,6 +583,7 @@ export class App {
     st.paletteBytes = model.paletteBytes;
     st.drawCalls = f.drawCalls;
     st.meshDrawCalls = f.meshDrawCalls;
+    st.crowd = f.crowd;
     st.groups = f.groups;
     st.duplicatedVertices = f.duplicatedVertices;
     st.vertexBytes = f.vertexBytes;
@@ -565,10 +596,42 @@ export class App {
     } else st.warning = null;
   }
 
+  /**
+   * Crowd size or model changed: the grid spacing (the model's footprint), the floor scaled about the model
+   * to cover the crowd, the stats label; re-frames the camera unless the user placed it. Not per frame.
+   */
+  private layoutCrowd(model: LoadedModel): void {
+    const f = model.framing;
+    const n = this.state.crowd;
+    const o = this.renderOptions;
+    o.crowdSpacing = crowdSpacing(f.min, f.max);
+    crowdHalfExtent(n, o.crowdSpacing, this.crowdExtent);
+    // gridLines (model-gpu.ts) reaches about 2.5 radii from the centre: scale it to reach past the crowd's edge.
+    const scale = Math.max(1, (Math.max(this.crowdExtent[0]!, this.crowdExtent[1]!) + 2 * f.radius) / (2.5 * f.radius));
+    const m = o.crowdFloor;
+    mat4.fromTranslation(m, [f.centre[0], 0, f.centre[2]]);
+    mat4.scale(m, m, [scale, 1, scale]);
+    mat4.translate(m, m, [-f.centre[0], 0, -f.centre[2]]);
+    this.crowdLabel = `crowd ${n} (instanced, texture palette)`;
+    if (this.crowdFramed.model === model && this.state.camera === null) this.cameraDirty = true;
+    this.crowdFramed.count = n;
+    this.crowdFramed.model = model;
+  }
+
   private placeCamera(model: LoadedModel): void {
     const f = model.framing;
     this.camera.aspect = this.canvas.width / Math.max(1, this.canvas.height);
     const c = this.state.camera;
+    if (this.state.crowd > 1 && !c) {
+      // The whole crowd: the model's box grown by the grid's half extents, seen from higher up.
+      const ex = this.crowdExtent[0]!;
+      const ez = this.crowdExtent[1]!;
+      this.camera.yawDeg = 25;
+      this.camera.pitchDeg = 28;
+      this.camera.frameBox([f.min[0] - ex, f.min[1], f.min[2] - ez], [f.max[0] + ex, f.max[1], f.max[2] + ez]);
+      this.cameraDirty = false;
+      return;
+    }
     if (c) {
       vec3.set(this.camera.target, f.centre[0], f.centre[1], f.centre[2]);
       this.camera.yawDeg = c.yaw;
@@ -638,6 +701,9 @@ export class App {
       triangles: scene?.meshes.reduce((n, x) => n + x.indices.length / 3, 0) ?? 0,
       meshes: scene?.meshes.length ?? 0,
       drawCalls: this.figures.drawCalls,
+      crowd: this.state.crowd,
+      /** Crowd mode's path (above 1 instance), or null. */
+      crowdPath: this.state.crowd > 1 ? 'instanced, texture palette (technique menu and view ignored; morph targets not applied)' : null,
       warnings: m?.warnings ?? [],
       renderer: this.renderer.rendererName,
       canvas: [this.canvas.width, this.canvas.height],

@@ -1,5 +1,6 @@
 import { MORPH_PATHS, type MorphPath } from '../anim/morph.ts';
 import { VIEW_IDS, type ViewId } from '../render/views.ts';
+import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 
 /**
@@ -49,6 +50,11 @@ export interface AppState {
   morphs: MorphPath;
   /** Play the clip's expression (morph-weight) tracks. */
   morphTrack: boolean;
+  /**
+   * Crowd mode (CONTRACT section 2 `crowd`): instances of the model to draw, 1..MAX_CROWD. 1 is the single
+   * model through the chosen technique; above 1 the instanced texture-palette path (render/crowd.ts).
+   */
+  crowd: number;
 }
 
 export interface CameraSetting {
@@ -88,6 +94,7 @@ export function defaultState(): AppState {
     morph: {},
     morphs: 'slots',
     morphTrack: true,
+    crowd: 1,
   };
 }
 
@@ -120,8 +127,7 @@ export function formatMorph(morph: Readonly<Record<string, number>>): string {
 
 /**
  * Applies query-style parameters to a state. Returns one message per bad value (the value is then left
- * as it was). Unknown keys are ignored, and so are the contract's keys for features this build does not
- * have (crowd). `detail` is checked against the model's levels by the app. `morph` names are checked against the loaded model by the app. `palette` is checked here for form only; the app checks its range
+ * as it was). Unknown keys are ignored. `detail` is checked against the model's levels by the app. `morph` names are checked against the loaded model by the app. `palette` is checked here for form only; the app checks its range
  * against the loaded model and the device.
  */
 export function applyParams(state: AppState, params: Record<string, string | number | boolean | null | undefined>): string[] {
@@ -216,6 +222,12 @@ export function applyParams(state: AppState, params: Record<string, string | num
         if (!(MORPH_PATHS as readonly string[]).includes(value)) bad(key, raw, `unknown morph path; one of ${MORPH_PATHS.join(', ')}`);
         else state.morphs = value as MorphPath;
         break;
+      case 'crowd': {
+        const v = Number(value);
+        if (!Number.isInteger(v) || v < 1 || v > MAX_CROWD) bad(key, raw, `expected a whole number of instances from 1 to ${MAX_CROWD}`);
+        else state.crowd = v;
+        break;
+      }
       case 'morphTrack':
         state.morphTrack = !(value === '0' || value === 'false' || raw === false);
         break;

@@ -13,6 +13,11 @@ import { DiffSchedule } from './diff-count.ts';
 import { DiffView } from './diff-view.ts';
 import { morphDefines, morphLocations, type MorphLocations, type MorphPath } from './morph-runtime.ts';
 import { surfaceView, type SurfaceView, type ViewId } from './views.ts';
+import { CrowdModel } from './crowd.ts';
+import { crowdGrid } from './crowd-layout.ts';
+import { subsetDraws } from '../techniques/mesh-state.ts';
+import { clampInfluences } from '../techniques/influences.ts';
+import type { DrawRange } from '../techniques/technique.ts';
 
 
 export interface RenderOptions {
@@ -31,6 +36,15 @@ export interface RenderOptions {
   bone: number;
   /** How morph targets are applied (ignored for a model without targets). */
   morphs: MorphPath;
+  /**
+   * Crowd mode: instances to draw (1 = the single model through the technique). Above 1 the model is drawn
+   * with renderCrowd whatever `technique` and `view` say: instanced, every palette in one texture.
+   */
+  crowd: number;
+  /** Crowd grid spacing (model units, crowd-layout.ts crowdSpacing). */
+  crowdSpacing: number;
+  /** Crowd mode's floor transform (the grid scaled about the model to cover the crowd); model → world. */
+  crowdFloor: mat4;
 }
 
 /** Figures of the last frame; written in place by render() (the live cost panel reads them). */
@@ -52,6 +66,9 @@ export interface FrameFigures {
   /** Diff view: pixels differing from the software reference at the last count, and their share of the canvas; -1 in other views. */
   diffPixels: number;
   diffShare: number;
+  /** Crowd mode: instances drawn (1 outside crowd mode) and the CPU time posing instances 1..N-1 and writing every palette, µs. */
+  crowd: number;
+  crowdPoseUs: number;
 }
 
 export function emptyFigures(): FrameFigures {
@@ -67,7 +84,18 @@ export function emptyFigures(): FrameFigures {
     unrepresentableScale: 0,
     diffPixels: -1,
     diffShare: -1,
+    crowd: 1,
+    crowdPoseUs: 0,
   };
+}
+
+/** Crowd mode's programs for one influence count, and their uniform bindings. */
+interface CrowdVariant {
+  influences: number;
+  lit: twgl.ProgramInfo;
+  litFrame: UniformBinding<Renderer['frameUniforms']>;
+  litMaterial: UniformBinding<Renderer['materialUniforms']>;
+  litCrowd: UniformBinding<Renderer['crowdUniforms']>;
 }
 
 /** A program variant of one slot and its uniform bindings. */
@@ -151,6 +179,13 @@ export class Renderer {
   private diff: DiffView | null = null;
   private readonly diffSchedule = new DiffSchedule(DIFF_SIGNATURE);
   private readonly diffSignature = new Float64Array(DIFF_SIGNATURE);
+  /** Crowd mode: per-model instance palettes and player (rebuilt when the model changes), programs, uniforms. */
+  private crowdModel: CrowdModel | null = null;
+  private crowdModelOf: ModelGpu | null = null;
+  private crowdDraws: DrawRange[][] = [];
+  private crowdVariant: CrowdVariant | null = null;
+  private readonly crowdUniforms = { u_crowdSlots: 1, u_crowdBase: 0, u_crowdColumns: 1, u_crowdRows: 1, u_crowdSpacing: 1 };
+  private readonly identity = mat4.create();
   /** Technique options of the frame being drawn (reused object). */
   private readonly techniqueOptions = { influences: 4, palette: 12 };
 
@@ -241,6 +276,14 @@ export class Renderer {
   }
 
   render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures): void {
+    if (opts.crowd > 1) {
+      this.renderCrowd(model, player, camera, opts, out);
+      return;
+    }
+    out.crowd = 1;
+    out.crowdPoseUs = 0;
+    // A crowd state of a model no longer drawn is released (its model may be disposed already).
+    if (this.crowdModel && this.crowdModelOf !== model) this.releaseCrowd();
     const gl = this.gl;
     out.drawCalls = 0;
     out.meshDrawCalls = 0;
@@ -565,7 +608,143 @@ export class Renderer {
     return results;
   }
 
+  /** Frees crowd mode's palette texture (rebuilt on the next crowd frame). */
+  releaseCrowd(): void {
+    this.crowdModel?.dispose();
+    this.crowdModel = null;
+    this.crowdModelOf = null;
+  }
+
+  /** Crowd mode's per-model state, built the first time the model is drawn as a crowd (allocates; not per frame). */
+  crowdFor(model: ModelGpu): CrowdModel {
+    if (this.crowdModelOf !== model || !this.crowdModel) {
+      this.crowdModel?.dispose();
+      this.crowdModel = new CrowdModel(this.gl, model.scene, this.caps.maxTextureSize);
+      this.crowdModelOf = model;
+      this.crowdDraws = model.scene.meshes.map(subsetDraws);
+    }
+    return this.crowdModel;
+  }
+
+  /** Crowd mode's programs for an influence count (compiled once, cached). */
+  private crowdPrograms(influences: number): CrowdVariant {
+    const c = this.crowdVariant;
+    if (c && c.influences === influences) return c;
+    const lit = this.programs.get('skinned.vert', 'lit.frag', { PALETTE_TEXTURE: true, CROWD: true, INFLUENCES: influences });
+    const v: CrowdVariant = {
+      influences,
+      lit,
+      litFrame: new UniformBinding(lit, this.frameUniforms),
+      litMaterial: new UniformBinding(lit, this.materialUniforms),
+      litCrowd: new UniformBinding(lit, this.crowdUniforms),
+    };
+    this.crowdVariant = v;
+    return v;
+  }
+
+  /**
+   * Crowd mode: `opts.crowd` instances of the model, each at its own phase (crowd.ts), on the crowd grid
+   * (crowd-layout.ts). Whatever the technique menu says: the texture palette (every instance's palettes in
+   * one RGBA32F texture, one upload per frame) and one drawElementsInstanced per subset, so the draw count
+   * does not depend on N: the floor grid (1) and one per subset. No contact shadows: on SwiftShader N blended
+   * shadow fans cost as much as the figures themselves. The
+   * shaded view only (other views and the skeleton overlay are not drawn); morph targets are not applied.
+   */
+  renderCrowd(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures): void {
+    const gl = this.gl;
+    out.drawCalls = 0;
+    out.meshDrawCalls = 0;
+    out.groups = 1;
+    out.duplicatedVertices = 0;
+    out.vertexBytes = 0;
+    out.approximatedTriangles = 0;
+    out.unrepresentableScale = 0;
+    out.diffPixels = -1;
+    out.diffShare = -1;
+    this.diffSchedule.reset();
+    const fu = this.frameUniforms;
+    fu.u_viewProj = camera.viewProj;
+    fu.u_cameraPos = camera.position;
+    const crowd = this.crowdFor(model);
+    const count = crowd.fit(opts.crowd);
+    const t0 = performance.now();
+    crowd.pose(player, opts.bindPose ? model.bindPose : null, count);
+    const t1 = performance.now();
+    crowd.palette.upload(count);
+    out.uploadBytes = crowd.palette.lastUploadBytes;
+    // Animation (instances 1..N-1 sampled, every palette written) counts as animation; the one upload as the technique's work.
+    out.crowdPoseUs = (t1 - t0) * 1000;
+    out.skinUs = (performance.now() - t1) * 1000;
+    out.crowd = count;
+    for (let i = 0; i < model.meshes.length; i++) out.vertexBytes += model.meshes[i]!.vertexBytes;
+    const v = this.crowdPrograms(clampInfluences(opts.influences));
+    const cu = this.crowdUniforms;
+    const grid = crowdGrid(count);
+    cu.u_crowdSlots = crowd.slotsPerInstance;
+    cu.u_crowdColumns = grid.columns;
+    cu.u_crowdRows = grid.rows;
+    cu.u_crowdSpacing = opts.crowdSpacing;
+
+    this.clear();
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LEQUAL);
+    gl.disable(gl.CULL_FACE);
+    if (opts.grid) {
+      gl.useProgram(this.lines.program);
+      fu.u_world = opts.crowdFloor;
+      this.linesFrame.apply();
+      fu.u_world = this.identity;
+      this.lineUniforms.u_round = 0;
+      this.linesStyle.apply();
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      gl.depthMask(false);
+      gl.bindVertexArray(model.gridVao);
+      gl.drawArrays(gl.LINES, 0, model.gridVertexCount);
+      out.drawCalls++;
+      gl.depthMask(true);
+      gl.disable(gl.BLEND);
+    }
+
+    gl.useProgram(v.lit.program);
+    v.litFrame.apply();
+    crowd.palette.bind();
+    const mu = this.materialUniforms;
+    mu.u_alpha = 1;
+    const scene = model.scene;
+    for (let i = 0; i < model.meshes.length; i++) {
+      const buffers = model.meshes[i]!;
+      cu.u_crowdBase = crowd.meshBase[i]!;
+      v.litCrowd.apply();
+      gl.bindVertexArray(buffers.vao);
+      const draws = this.crowdDraws[i]!;
+      let material = -1;
+      for (let d = 0; d < draws.length; d++) {
+        const draw = draws[d]!;
+        if (draw.material !== material) {
+          material = draw.material;
+          const mat = scene.materials[material] ?? scene.materials[0]!;
+          mu.u_diffuse[0] = mat.diffuse[0];
+          mu.u_diffuse[1] = mat.diffuse[1];
+          mu.u_diffuse[2] = mat.diffuse[2];
+          mu.u_diffuse[3] = mat.diffuse[3];
+          mu.u_specular[0] = mat.specular[0];
+          mu.u_specular[1] = mat.specular[1];
+          mu.u_specular[2] = mat.specular[2];
+          mu.u_specPower = mat.specularPower;
+          mu.u_diffuseMap = model.textures[material] ?? this.white;
+          v.litMaterial.apply();
+        }
+        gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
+        out.drawCalls++;
+        out.meshDrawCalls++;
+      }
+    }
+    gl.bindVertexArray(null);
+  }
+
   dispose(): void {
+    this.releaseCrowd();
     this.diff?.dispose();
     this.diff = null;
     this.programs.dispose();

@@ -6,6 +6,7 @@ import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { MORPH_PATHS } from '../anim/morph.ts';
 import { formatMorph } from '../app/state.ts';
+import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { availablePresets } from './morph-presets.ts';
 
 /**
@@ -31,6 +32,7 @@ export class Panel {
     bindPose: false,
     skeleton: false,
     grid: true,
+    crowd: 1,
     frame: (): void => this.app.frameModel(),
     help: (): void => this.onHelp(),
     morphs: 'slots',
@@ -58,6 +60,7 @@ export class Panel {
   private readonly techniqueCtl: Controller;
   private readonly paletteCtl: Controller;
   private readonly viewCtl: Controller;
+  private readonly crowdCtl: Controller;
   private readonly render: GUI;
   /** The weights view's bone menu: rebuilt per model, shown with that view only. */
   private boneCtl: Controller | null = null;
@@ -131,6 +134,10 @@ export class Panel {
     render.add(p, 'grid').name('floor  (G)').onChange((v: boolean) => {
       app.state.grid = v;
     });
+    this.crowdCtl = render.add(p, 'crowd', 1, MAX_CROWD, 1).name('crowd (instanced)').onFinishChange((v: number) => {
+      void app.set({ crowd: v });
+    });
+    this.crowdCtl.domElement.title = 'Instances of the character, each at its own phase: one instanced draw per subset with every palette in one texture (technique menu and view ignored, morph targets not applied)';
     render.add(p, 'frame').name('Frame model  (F)');
 
     // Morph targets (GPU Gems ch. 4, Dawn): path, expression track, presets, slot readout, then the sliders.
@@ -283,6 +290,7 @@ export class Panel {
     const summary = VIEW_SUMMARY[s.view];
     this.viewCtl.domElement.title = summary;
     p.grid = s.grid;
+    p.crowd = s.crowd;
     const m = this.app.current;
     if (m && this.timeCtl) {
       const d = Math.max(m.player.duration, 1e-3);
