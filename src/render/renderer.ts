@@ -390,6 +390,23 @@ export class Renderer {
    * (ghosted in the skeleton view) and the wireframe view's edges. Technique state is already updated.
    * `meshFigures`: count the draws as the technique's (false for the diff view's reference pass).
    */
+  /** Writes material `material` of the model (or its first) into the material uniforms and uploads them through `binding`. No allocation. */
+  private applyMaterial(model: ModelGpu, material: number, binding: UniformBinding<Renderer['materialUniforms']>): void {
+    const mu = this.materialUniforms;
+    const materials = model.scene.materials;
+    const mat = materials[material] ?? materials[0]!;
+    mu.u_diffuse[0] = mat.diffuse[0];
+    mu.u_diffuse[1] = mat.diffuse[1];
+    mu.u_diffuse[2] = mat.diffuse[2];
+    mu.u_diffuse[3] = mat.diffuse[3];
+    mu.u_specular[0] = mat.specular[0];
+    mu.u_specular[1] = mat.specular[1];
+    mu.u_specular[2] = mat.specular[2];
+    mu.u_specPower = mat.specularPower;
+    mu.u_diffuseMap = model.textures[material] ?? this.white;
+    binding.apply();
+  }
+
   private drawScene(model: ModelGpu, v: Variant, tmeshes: readonly TechniqueMesh[], opts: RenderOptions, out: FrameFigures, meshFigures: boolean): void {
     const gl = this.gl;
     this.clear();
@@ -433,7 +450,6 @@ export class Renderer {
     const vu = this.viewUniforms;
     let groupBase = 0;
     let drawIndex = 0;
-    const scene = model.scene;
     for (let i = 0; i < tmeshes.length; i++) {
       const tm = tmeshes[i]!;
       tm.bind();
@@ -453,17 +469,7 @@ export class Renderer {
         }
         if (draw.material !== material) {
           material = draw.material;
-          const mat = scene.materials[material] ?? scene.materials[0]!;
-          mu.u_diffuse[0] = mat.diffuse[0];
-          mu.u_diffuse[1] = mat.diffuse[1];
-          mu.u_diffuse[2] = mat.diffuse[2];
-          mu.u_diffuse[3] = mat.diffuse[3];
-          mu.u_specular[0] = mat.specular[0];
-          mu.u_specular[1] = mat.specular[1];
-          mu.u_specular[2] = mat.specular[2];
-          mu.u_specPower = mat.specularPower;
-          mu.u_diffuseMap = model.textures[material] ?? this.white;
-          v.litMaterial.apply();
+          this.applyMaterial(model, material, v.litMaterial);
         }
         if (groupsView) {
           vu.u_viewGroup = grouped ? groupBase + draw.group : drawIndex;
@@ -711,7 +717,6 @@ export class Renderer {
     crowd.palette.bind();
     const mu = this.materialUniforms;
     mu.u_alpha = 1;
-    const scene = model.scene;
     for (let i = 0; i < model.meshes.length; i++) {
       const buffers = model.meshes[i]!;
       cu.u_crowdBase = crowd.meshBase[i]!;
@@ -723,17 +728,7 @@ export class Renderer {
         const draw = draws[d]!;
         if (draw.material !== material) {
           material = draw.material;
-          const mat = scene.materials[material] ?? scene.materials[0]!;
-          mu.u_diffuse[0] = mat.diffuse[0];
-          mu.u_diffuse[1] = mat.diffuse[1];
-          mu.u_diffuse[2] = mat.diffuse[2];
-          mu.u_diffuse[3] = mat.diffuse[3];
-          mu.u_specular[0] = mat.specular[0];
-          mu.u_specular[1] = mat.specular[1];
-          mu.u_specular[2] = mat.specular[2];
-          mu.u_specPower = mat.specularPower;
-          mu.u_diffuseMap = model.textures[material] ?? this.white;
-          v.litMaterial.apply();
+          this.applyMaterial(model, material, v.litMaterial);
         }
         gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
         out.drawCalls++;
