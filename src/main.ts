@@ -27,6 +27,10 @@ declare global {
       tangentCheck(path?: string, technique?: string): TangentCheck;
       /** Benchmark hook: median ms of `frames` frames drawn back to back and finished (App.benchFrames). */
       benchFrames(frames?: number): number;
+      /** Benchmark hook: the same frames with the time until they are submitted split out (App.benchSplit). */
+      benchSplit(frames?: number): { frameMs: number; submitMs: number };
+      /** Render-loop frames drawn since the page started. */
+      frames(): number;
     };
   }
 }
@@ -100,23 +104,19 @@ function start(): void {
       return tangentCheck(app.renderer, m.gpu, m.player, technique, influences, palette, path);
     },
     benchFrames: (frames) => app.benchFrames(frames),
+    benchSplit: (frames) => app.benchSplit(frames),
+    frames: () => app.framesDrawn,
   };
   mountRecorder(panel.gui, app, window.skinlab);
 
   // Stats box and time slider at 4 Hz: text updates are not per-frame work.
   setInterval(() => {
-    if (!app.current) return;
-    const i = app.info();
+    const facts = app.overlayFacts();
+    if (!facts) return;
     const st = app.stats();
-    overlay.stats(st, {
-      bones: i.bones as number,
-      vertices: i.vertices as number,
-      triangles: i.triangles as number,
-      // Crowd mode names its own path ("crowd 100 (instanced, texture palette)") instead of the menu's technique.
-      technique: st.crowd > 1 ? st.technique : (i.technique as string),
-      clip: i.clip as string | null,
-      t: i.t as number,
-    });
+    // Crowd mode names its own path ("crowd 100 (instanced, texture palette)") instead of the menu's technique.
+    if (st.crowd > 1) facts.technique = st.technique;
+    overlay.stats(st, facts);
   }, 250);
   const syncTime = (): void => {
     panel?.frame();

@@ -12,19 +12,20 @@ import type { Metric } from './metric.ts';
  * 800x600 page) and measures:
  *
  * (a) techniques: median frame time of every technique on `tiny` and on Dawn (`detail=medium`), timed by
- *     the page's `skinlab.benchFrames(k)` (frames drawn back to back, each finished with a 1-pixel
- *     readPixels so the GPU work is inside), and the CPU part (stats cpuAnimUs + cpuSkinUs). SwiftShader
- *     rasterises on the CPU: the absolute figures are this machine's, the ratios between techniques
- *     (`*_ratio_vs_vs-hlsl` = vs-hlsl time / technique time) are the point.
- * (b) crowds: N = 1, 10, 100, 1000 Walkers in our crowd mode (N = 1 is the single-model view) and the peer
- *     in the same run, three.js drawing N SkeletonUtils clones with AnimationMixers (bench/three-crowd.html,
- *     same canvas size, layout, phases and framing), timed the same way → `crowd_<N>_frame_ms`,
- *     `crowd_threejs_<N>_frame_ms`, `crowd_<N>_draw_calls`, `crowd_threejs_<N>_draw_calls`, and
- *     `crowd_<N>_ratio_vs_threejs` (three.js time / ours) for N = 100 and 1000.
- * (c) heap: the app's render loop running the Walker for a window (10 s; 3 s with --quick): JS heap
- *     after a forced GC before and after (CDP HeapProfiler.collectGarbage + Runtime.getHeapUsage) →
- *     `browser_heap_growth_bytes`, and the garbage collections V8 ran in the window, counted from a
- *     trace (`browser_gc_count`) when tracing works.
+ *     the page's `skinlab.benchSplit(k)` (frames drawn back to back, each finished with a 1-pixel readPixels
+ *     so the GPU work is inside), with the page's side split out twice: the time until the frame's commands
+ *     are issued (`submit_ms`) and the CPU animation + technique work inside it (stats cpuAnimUs +
+ *     cpuSkinUs, `cpu_us`). SwiftShader rasterises on the CPU: the absolute figures are this machine's, the
+ *     ratios between techniques (`*_ratio_vs_vs-hlsl` = vs-hlsl time / technique time) are the point.
+ * (b) crowds: N = 1, 10, 100, 1000 copies of tiny.x in our crowd mode (N = 1 is the single-model view) and
+ *     the peer in the same run, three.js drawing N SkeletonUtils clones with AnimationMixers
+ *     (bench/three-crowd.html, same canvas size, MSAA, layout, phases and framing), timed the same way →
+ *     `crowd_<N>_frame_ms`, `crowd_<N>_submit_ms`, the peer's `crowd_threejs_<N>_*`, draw calls, and for
+ *     N = 100 and 1000 `crowd_<N>_ratio_vs_threejs` (frame) and `crowd_<N>_submit_ratio_vs_threejs`.
+ * (c) heap: the app's render loop running the Walker for a window (10 s; 3 s with --quick): garbage
+ *     collections in it from a browser trace (`browser_gc_count`), bytes allocated per frame (used-heap
+ *     growth with no collection in between), and the JS heap after a forced GC before and after
+ *     (`browser_heap_growth_bytes`).
  *
  * --quick: fewer frames per figure, no N = 1000 crowd, a shorter heap window.
  */
@@ -43,11 +44,24 @@ type SkinlabWindow = Window & {
     info(): Record<string, unknown>;
     stats(): Record<string, number | string | null>;
     benchFrames(frames: number): number;
+    benchSplit(frames: number): Split;
+    frames(): number;
   };
-  threeCrowd: { setCrowd(n: number): void; benchFrames(k: number): number; drawCalls(): number };
+  threeCrowd: { setCrowd(n: number): void; benchFrames(k: number): number; benchSplit(k: number): Split; drawCalls(): number };
 };
 
 const READY_TIMEOUT_MS = 180_000;
+
+/** The heap window's model: the default Walker, the page a user first sees. */
+const HEAP_MODEL = 'default';
+
+/** The crowd figures' character (a built-in id the three.js peer page also loads). */
+const CROWD_MODEL = 'tiny';
+
+interface Split {
+  frameMs: number;
+  submitMs: number;
+}
 
 async function waitReady(page: Page, what: string): Promise<void> {
   await page.waitForFunction(() => ['ready', 'error'].includes(document.documentElement.dataset.state ?? ''), undefined, { timeout: READY_TIMEOUT_MS });
@@ -91,25 +105,27 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       return page;
     };
 
-    // (b) Crowds first. Both pages stay open; the one not being measured is frozen (CDP
-    // Page.setWebLifecycleState) so our render loop never competes with the peer for SwiftShader's threads,
-    // and the two are measured alternately, `reps` times, so load from elsewhere on the machine hits both.
+    // (b) Crowds first, of tiny.x (35 bones, 4,066 triangles, textured): a character light enough that
+    // 1000 of them (4 million triangles) still rasterise in seconds on SwiftShader. Both pages stay open; the
+    // one not being measured is frozen (CDP Page.setWebLifecycleState) so our render loop never competes with
+    // the peer for SwiftShader's threads, and the two are measured alternately, `reps` times, so load from
+    // elsewhere on the machine hits both.
     const sizes = opts.quick ? [1, 10, 100] : [1, 10, 100, 1000];
-    const framesFor = (n: number): number => (n >= 1000 ? 1 : n >= 100 ? (opts.quick ? 1 : 2) : opts.quick ? 3 : 6);
-    const repsFor = (n: number): number => (n >= 1000 ? 1 : opts.quick ? 1 : 2);
+    const framesFor = (n: number): number => (n >= 1000 ? 1 : n >= 100 ? (opts.quick ? 1 : 3) : opts.quick ? 3 : 8);
+    const repsFor = (n: number): number => (opts.quick ? 1 : n >= 1000 ? 2 : 3);
     {
-      const page = await open('gui=0&model=default', 'crowd (skinlab)');
-      const peer = await open('model=default', 'crowd (three.js)', 'bench/three-crowd.html');
+      const page = await open(`gui=0&model=${CROWD_MODEL}`, 'crowd (skinlab)');
+      const peer = await open(`model=${CROWD_MODEL}`, 'crowd (three.js)', 'bench/three-crowd.html');
       const ourCdp = await page.context().newCDPSession(page);
       const peerCdp = await peer.context().newCDPSession(peer);
       const freeze = (cdp: typeof ourCdp, frozen: boolean): Promise<unknown> => cdp.send('Page.setWebLifecycleState', { state: frozen ? 'frozen' : 'active' });
       await freeze(peerCdp, true);
       for (const n of sizes) {
         // set() applies the state at once and then waits for the render loop's frame: the first bench frame
-        // is drawn with the new crowd already, and a 1000-figure frame (a minute and more on SwiftShader) is
-        // not drawn twice. Stats are copied on that frame (the technique label changes with N).
-        const mine: number[] = [];
-        const theirs: number[] = [];
+        // is drawn with the new crowd already, and a 1000-figure frame is not drawn twice. Stats are copied on
+        // that frame (the technique label changes with N).
+        const mine: Split[] = [];
+        const theirs: Split[] = [];
         let stats = { drawCalls: 0, cpuAnimUs: 0 };
         let peerDraws = 0;
         for (let r = 0; r < repsFor(n); r++) {
@@ -118,40 +134,48 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
             ([c, k]) => {
               const s = (window as unknown as SkinlabWindow).skinlab;
               void s.set({ crowd: c });
-              const ms = s.benchFrames(k);
+              const split = s.benchSplit(k);
               const stats = s.stats();
               // Back to one figure before the render loop's next frame, so no crowd frame runs beside the peer's.
               void s.set({ crowd: 1 });
-              return { ms, stats };
+              return { split, stats };
             },
             [n, framesFor(n)] as const,
           );
           await freeze(ourCdp, true);
-          mine.push(got.ms);
+          mine.push(got.split);
           stats = { drawCalls: Number(got.stats.drawCalls), cpuAnimUs: Number(got.stats.cpuAnimUs) };
           await freeze(peerCdp, false);
           const peerGot = await peer.evaluate(
             ([c, k]) => {
               const p = (window as unknown as SkinlabWindow).threeCrowd;
               p.setCrowd(c);
-              return { ms: p.benchFrames(k), draws: p.drawCalls() };
+              return { split: p.benchSplit(k), draws: p.drawCalls() };
             },
             [n, framesFor(n)] as const,
           );
           await freeze(peerCdp, true);
-          theirs.push(peerGot.ms);
+          theirs.push(peerGot.split);
           peerDraws = peerGot.draws;
         }
-        const ms = Math.min(...mine);
-        const peerMs = Math.min(...theirs);
-        const how = `best of ${repsFor(n)} medians of ${framesFor(n)} frames, alternating with the peer, SwiftShader 800x600`;
-        metrics.push({ name: `crowd_${n}_frame_ms`, value: round(ms), unit: 'ms', note: `${n} Walker${n > 1 ? 's' : ''}, ${n > 1 ? 'crowd mode (instanced, texture palette)' : 'single model (vs-hlsl)'}; ${how}` });
+        const ms = Math.min(...mine.map((x) => x.frameMs));
+        const peerMs = Math.min(...theirs.map((x) => x.frameMs));
+        const submit = Math.min(...mine.map((x) => x.submitMs));
+        const peerSubmit = Math.min(...theirs.map((x) => x.submitMs));
+        const how = `best of ${repsFor(n)} medians of ${framesFor(n)} frames, alternating with the peer, SwiftShader 800x600 MSAA`;
+        const what = `${n} × ${CROWD_MODEL}`;
+        metrics.push({ name: `crowd_${n}_frame_ms`, value: round(ms), unit: 'ms', note: `${what}, ${n > 1 ? 'crowd mode (instanced, texture palette)' : 'single model (vs-hlsl)'}; ${how}` });
+        metrics.push({ name: `crowd_${n}_submit_ms`, value: round(submit), unit: 'ms', note: 'CPU side of the same frames: until every command is issued (animation, palettes, uploads, draws)' });
         metrics.push({ name: `crowd_${n}_draw_calls`, value: stats.drawCalls, unit: 'draws', note: 'per frame, floor grid included' });
         metrics.push({ name: `crowd_${n}_cpu_anim_us`, value: round(stats.cpuAnimUs, 1), unit: 'µs', note: 'CPU animation of every instance in the first frame at this N (stats cpuAnimUs)' });
-        metrics.push({ name: `crowd_threejs_${n}_frame_ms`, value: round(peerMs), unit: 'ms', note: `three.js ${n} SkeletonUtils clones + AnimationMixers; ${how}` });
+        metrics.push({ name: `crowd_threejs_${n}_frame_ms`, value: round(peerMs), unit: 'ms', note: `three.js: ${n} SkeletonUtils clones + AnimationMixers; ${how}` });
+        metrics.push({ name: `crowd_threejs_${n}_submit_ms`, value: round(peerSubmit), unit: 'ms', note: 'three.js CPU side: mixers, matrices, bone textures, draws' });
         metrics.push({ name: `crowd_threejs_${n}_draw_calls`, value: peerDraws, unit: 'draws', note: 'three.js renderer.info.render.calls' });
-        if (n >= 100) metrics.push({ name: `crowd_${n}_ratio_vs_threejs`, value: round(peerMs / ms), unit: 'x', note: 'three.js frame time / ours (higher is better for us)' });
-        log(`crowd ${n}: ours ${ms.toFixed(1)} ms (${stats.drawCalls} draws), three.js ${peerMs.toFixed(1)} ms (${peerDraws} draws) (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+        if (n >= 100) {
+          metrics.push({ name: `crowd_${n}_ratio_vs_threejs`, value: round(peerMs / ms), unit: 'x', note: 'three.js frame time / ours (higher is better for us); SwiftShader rasterises on the CPU, so the shared pixel work dilutes it' });
+          metrics.push({ name: `crowd_${n}_submit_ratio_vs_threejs`, value: round(peerSubmit / submit), unit: 'x', note: 'three.js CPU submit time / ours: what instancing saves the page' });
+        }
+        log(`crowd ${n}: ours ${ms.toFixed(1)} ms (submit ${submit.toFixed(1)}, ${stats.drawCalls} draws), three.js ${peerMs.toFixed(1)} ms (submit ${peerSubmit.toFixed(1)}, ${peerDraws} draws) (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       }
       await page.close();
       await peer.close();
@@ -174,7 +198,7 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
           continue;
         }
         await page.evaluate((t) => (window as unknown as SkinlabWindow).skinlab.set({ technique: t }), id);
-        const ms = await page.evaluate((k) => (window as unknown as SkinlabWindow).skinlab.benchFrames(k), frames);
+        const { frameMs: ms, submitMs } = await page.evaluate((k) => (window as unknown as SkinlabWindow).skinlab.benchSplit(k), frames);
         // The stats box averages over a second of the render loop: let one pass, then read the CPU part.
         await page.waitForTimeout(opts.quick ? 600 : 1100);
         const stats = await page.evaluate(() => (window as unknown as SkinlabWindow).skinlab.stats());
@@ -182,7 +206,8 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
         times.set(id, ms);
         metrics.push({ name: `gpu_${label}_${id}_frame_ms`, value: round(ms), unit: 'ms', note: `median of ${frames} frames, SwiftShader (a CPU rasteriser) 800x600` });
         metrics.push({ name: `gpu_${label}_${id}_cpu_us`, value: round(cpuUs, 1), unit: 'µs', note: 'CPU part of a frame: animation + technique work (palette, CPU skinning, uploads)' });
-        log(`techniques ${label}: ${id} ${ms.toFixed(1)} ms/frame, CPU ${cpuUs.toFixed(0)} µs (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+        metrics.push({ name: `gpu_${label}_${id}_submit_ms`, value: round(submitMs), unit: 'ms', note: 'the page\'s side of a frame: CPU part + issuing every GL command (the rest of frame_ms is drawing)' });
+        log(`techniques ${label}: ${id} ${ms.toFixed(1)} ms/frame, submit ${submitMs.toFixed(2)} ms, CPU ${cpuUs.toFixed(0)} µs (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       }
       const base = times.get('vs-hlsl');
       if (base !== undefined) {
@@ -194,46 +219,41 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       await page.close();
     }
 
-    // (c) Heap over the render loop.
+    // (c) Heap and garbage collections over the render loop. Between two heap readings with no collection in
+    // between, the growth of the used heap is what the page allocated: bytes per frame. Collections are
+    // counted from a browser trace (Playwright's Browser.startTracing: V8's MinorGC/MajorGC events).
     {
-      const page = await open('gui=0&model=default', 'heap');
+      const page = await open(`gui=0&model=${HEAP_MODEL}`, 'heap');
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('HeapProfiler.enable');
+      const used = async (): Promise<number> => (await cdp.send('Runtime.getHeapUsage')).usedSize;
       const settle = async (): Promise<number> => {
         await cdp.send('HeapProfiler.collectGarbage');
         await cdp.send('HeapProfiler.collectGarbage');
-        return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+        return used();
       };
+      const frameCount = (): Promise<number> => page.evaluate(() => (window as unknown as SkinlabWindow).skinlab.frames());
       await page.waitForTimeout(1000);
-      const before = await settle();
-      const gcEvents: string[] = [];
-      let tracing = false;
-      try {
-        cdp.on('Tracing.dataCollected', (e: { value: { name?: string; cat?: string }[] }) => {
-          for (const ev of e.value) if (ev.name && /^(MinorGC|MajorGC|V8\.GC_SCAVENGER|V8\.GC_MARK_COMPACTOR|V8\.GCScavenger|V8\.GCFinalizeMC)$/.test(ev.name)) gcEvents.push(ev.name);
-        });
-        await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8', transferMode: 'ReportEvents' });
-        tracing = true;
-      } catch {
-        tracing = false;
-      }
       const windowMs = opts.quick ? 3000 : 10_000;
-      const frames0 = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame((t) => r(t))));
+      const before = await settle();
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-v8.gc'] });
+      const f0 = await frameCount();
+      const h0 = await used();
       await page.waitForTimeout(windowMs);
-      const frames1 = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame((t) => r(t))));
-      if (tracing) {
-        const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
-        await cdp.send('Tracing.end');
-        await done;
-      }
+      const h1 = await used();
+      const f1 = await frameCount();
+      const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents?: { name?: string }[] } | { name?: string }[];
+      const events = Array.isArray(trace) ? trace : (trace.traceEvents ?? []);
+      const minor = events.filter((e) => e.name === 'MinorGC').length;
+      const major = events.filter((e) => e.name === 'MajorGC').length;
       const after = await settle();
-      const fps = Number((await page.evaluate(() => (window as unknown as SkinlabWindow).skinlab.stats())).fps);
-      metrics.push({ name: 'browser_heap_growth_bytes', value: after - before, unit: 'bytes', note: `JS heap after a forced GC, after minus before ${((frames1 - frames0) / 1000).toFixed(1)} s of the Walker's render loop (~${fps.toFixed(0)} fps)` });
-      if (tracing) {
-        const major = gcEvents.filter((n) => /Major|MARK_COMPACTOR|FinalizeMC/.test(n)).length;
-        metrics.push({ name: 'browser_gc_count', value: gcEvents.length - major, unit: 'GCs', note: `minor (scavenge) collections during the ${windowMs / 1000} s window, from a devtools.timeline trace; major: ${major}` });
-      }
-      log(`heap: ${after - before} B growth over ${windowMs / 1000} s${tracing ? `, ${gcEvents.length} GC events` : ''}`);
+      const frames = f1 - f0;
+      const perFrame = minor + major === 0 && frames > 0 ? (h1 - h0) / frames : NaN;
+      metrics.push({ name: 'browser_frames', value: frames, unit: 'frames', note: `render-loop frames of ${HEAP_MODEL} in the ${windowMs / 1000} s window` });
+      metrics.push({ name: 'browser_gc_count', value: minor + major, unit: 'GCs', note: `V8 collections in the page during those frames (trace: ${minor} MinorGC, ${major} MajorGC)` });
+      if (Number.isFinite(perFrame)) metrics.push({ name: 'browser_alloc_bytes_per_frame', value: round(perFrame, 1), unit: 'bytes', note: 'used-heap growth over the window / frames, no collection in between (includes the page\'s idle timers and the measurement\'s own calls)' });
+      metrics.push({ name: 'browser_heap_growth_bytes', value: after - before, unit: 'bytes', note: 'JS heap after a forced GC, after minus before the window' });
+      log(`heap: ${frames} frames, ${minor + major} GCs, ${(h1 - h0)} B allocated (${Number.isFinite(perFrame) ? perFrame.toFixed(1) : '?'} B/frame), ${after - before} B retained`);
       await page.close();
     }
   } finally {

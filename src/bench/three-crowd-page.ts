@@ -17,13 +17,17 @@ import { crowdHalfExtent, crowdOffset, crowdSpacing, crowdTime } from '../render
  *
  * Query: `model` (built-in id, default `default`), `clip` (name; the builtin's clip or the first).
  * window.threeCrowd: { ready, setCrowd(n) (builds the clones; draws nothing), benchFrames(k) → median ms of k
- * frames (mixers advanced 1/60 s, rendered, finished by a 1-pixel readPixels), drawCalls() of the last frame }.
+ * frames (mixers advanced 1/60 s, rendered, finished by a 1-pixel readPixels), benchSplit(k) → the same with
+ * the median time until the frame is submitted, drawCalls() of the last frame }. The renderer antialiases
+ * like the app's context (MSAA), so both rasterise the same samples.
  */
 
 interface ThreeCrowdApi {
   ready: Promise<void>;
   setCrowd(n: number): void;
   benchFrames(frames: number): number;
+  /** The same frames, with the median time until each frame's commands are issued (`submitMs`). */
+  benchSplit(frames: number): { frameMs: number; submitMs: number };
   drawCalls(): number;
   triangles(): number;
 }
@@ -100,7 +104,7 @@ async function main(): Promise<void> {
   const clip = clips.find((c) => c.name === clipName) ?? clips[0] ?? null;
 
   const canvas = document.getElementById('view') as HTMLCanvasElement;
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: false });
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: false });
   renderer.setPixelRatio(1);
   renderer.setSize(canvas.width, canvas.height, false);
   renderer.setClearColor(new THREE.Color(0.105, 0.115, 0.135), 1);
@@ -172,15 +176,20 @@ async function main(): Promise<void> {
       if (n !== figures.length) setCrowd(n);
     },
     benchFrames(k) {
+      return api.benchSplit(k).frameMs;
+    },
+    benchSplit(k) {
       const times: number[] = [];
+      const submits: number[] = [];
       for (let i = 0; i < k; i++) {
         const t0 = performance.now();
         frame(1 / 60);
+        submits.push(performance.now() - t0);
         gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
         times.push(performance.now() - t0);
       }
-      times.sort((a, b) => a - b);
-      return times[times.length >> 1]!;
+      const median = (a: number[]): number => a.sort((x, y) => x - y)[a.length >> 1]!;
+      return { frameMs: median(times), submitMs: median(submits) };
     },
     drawCalls: () => drawCalls,
     triangles: () => triangles,
