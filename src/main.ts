@@ -70,7 +70,9 @@ function start(): void {
   const app = new App(canvas, gl, view);
   overlay.onCancel = () => app.cancelLoad();
 
+  let chromeShown = true;
   const setChrome = (visible: boolean): void => {
+    chromeShown = visible;
     overlay.setVisible(visible);
     panel?.setVisible(visible);
     document.documentElement.classList.toggle('clean', !visible);
@@ -109,8 +111,9 @@ function start(): void {
   };
   mountRecorder(panel.gui, app, window.skinlab);
 
-  // Stats box and time slider at 4 Hz: text updates are not per-frame work.
+  // Stats box at 4 Hz while it is shown: text updates are not per-frame work.
   setInterval(() => {
+    if (!chromeShown) return;
     const facts = app.overlayFacts();
     if (!facts) return;
     const st = app.stats();

@@ -53,6 +53,8 @@ export class Panel {
   private morphValues: Record<string, number> = {};
   private readonly slotView: HTMLElement;
   private slotViewAt = 0;
+  /** setVisible's state: hidden, frame() and the listening sliders do nothing. */
+  private visible = true;
   private modelCtl: Controller;
   private clipCtl: Controller | null = null;
   private timeCtl: Controller | null = null;
@@ -186,7 +188,7 @@ export class Panel {
     targets.forEach((name, i) => {
       values[name] = model.player.morphWeights[i] ?? 0;
       const folder = kinds?.[i] === 'emotion' ? emotions : modifiers;
-      folder.add(values, name, 0, 1, 0.01).decimals(2).listen().onChange((v: number) => {
+      folder.add(values, name, 0, 1, 0.01).decimals(2).listen(this.visible).onChange((v: number) => {
         this.app.setMorph(name, v);
         this.proxy.preset = '(choose)';
       });
@@ -232,7 +234,7 @@ export class Panel {
     this.clipCtl.disable(names.length === 0);
     const duration = Math.max(model.player.duration, 1e-3);
     this.buildMorphPanel(model);
-    this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').decimals(3).listen().onChange((t: number) => {
+    this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').decimals(3).listen(this.visible).onChange((t: number) => {
       this.app.state.t = t;
       this.app.state.paused = true;
       p.playing = false;
@@ -244,7 +246,7 @@ export class Panel {
   /** Per-frame: mirrors playback time into the time slider (lil-gui's listen() reads `proxy.time`). */
   frame(): void {
     const m = this.app.current;
-    if (!m) return;
+    if (!m || !this.visible) return;
     this.proxy.time = m.player.time;
     const targets = m.scene.morphTargets;
     if (targets.length === 0) return;
@@ -322,8 +324,14 @@ export class Panel {
     this.paletteCtl.enable(this.app.state.technique === 'ff-indexed');
   }
 
+  /** Shows or hides the panel; hidden, its sliders stop following values (no per-frame display updates). */
   setVisible(visible: boolean): void {
     this.gui.show(visible);
+    if (visible === this.visible) return;
+    this.visible = visible;
+    const following: Controller[] = this.timeCtl ? [this.timeCtl] : [];
+    for (const f of this.morphFolders) following.push(...f.controllers);
+    for (const c of following) c.listen(visible);
   }
 
   dispose(): void {
