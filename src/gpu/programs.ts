@@ -77,6 +77,21 @@ function header(defines: Defines): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Flags a linked program's shaders for deletion. twgl leaves the shaders it compiled attached and alive; once
+ * linked they are not needed, and flagged this way GL frees them with the program (deleteProgram). Without
+ * it every disposed program would leave its two shader objects behind.
+ */
+export function releaseShaders(gl: WebGL2RenderingContext, program: WebGLProgram): void {
+  const shaders = gl.getAttachedShaders(program);
+  if (shaders) for (const s of shaders) gl.deleteShader(s);
+}
+
+/**
+ * Owns every program it compiled (the shaders are released at link, releaseShaders); dispose() deletes them.
+ * Bounded by the distinct (sources, defines) a session asks for: techniques × views × the few scene-dependent
+ * sizes (PALETTE_SIZE), so a switch back to a variant never compiles again.
+ */
 export class ProgramCache {
   private readonly programs = new Map<string, twgl.ProgramInfo>();
 
@@ -101,6 +116,7 @@ export class ProgramCache {
     });
     if (!info) throw new Error(`shader compile failed for ${vert} + ${frag} [${defineKey(defines)}]\n${message}`);
     const gl = this.gl;
+    releaseShaders(gl, info.program);
     const block = gl.getUniformBlockIndex(info.program, 'Palette');
     if (block !== gl.INVALID_INDEX) gl.uniformBlockBinding(info.program, block, PALETTE_BINDING);
     // The palette texture's sampler is set once here, never through twgl's setters (which hand out units from 0).

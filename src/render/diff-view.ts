@@ -1,6 +1,7 @@
 import * as twgl from 'twgl.js';
 import diffVert from '../../glsl/diff.vert';
 import diffFrag from '../../glsl/diff.frag';
+import { releaseShaders } from '../gpu/programs.ts';
 import { countDifferingPixels, DIFF_GAIN, DIFF_THRESHOLD } from './diff-count.ts';
 
 interface Target {
@@ -38,6 +39,7 @@ export class DiffView {
       },
     });
     if (!info) throw new Error(`shader compile failed for diff.vert + diff.frag\n${message}`);
+    releaseShaders(gl, info.program);
     this.program = info;
     const p = info.program;
     this.locations = {

@@ -1,6 +1,7 @@
 import { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
-import { loadMaterialTextures, type CompanionSource } from '../gpu/textures.ts';
+import { prepareMaterialTextures, uploadMaterialTextures, type CompanionSource } from '../gpu/textures.ts';
+import { contextUsable } from '../gpu/context-loss.ts';
 import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
 import { BindPose } from './bind-pose.ts';
@@ -12,6 +13,11 @@ import { MorphRuntime } from './morph-runtime.ts';
  * state (built the first time a technique is used, kept so switching back is instant), the skeleton
  * overlay's line buffer, the floor grid and contact shadow sized to the model, the weights/influences views'
  * vertex attributes, the morph runtime and the bind pose. dispose() releases all of it.
+ *
+ * Context loss: everything here is derived from the scene (CPU data the app keeps), the framing and the
+ * companion files. After a loss the owner disposes this (a no-op on a lost context, it only forgets the
+ * handles) and calls rebuild() once the context is back: a new ModelGpu from the same inputs (textures
+ * fetched and decoded again, technique state rebuilt on first use).
  */
 export class ModelGpu {
   readonly meshes: MeshBuffers[];
@@ -49,11 +55,15 @@ export class ModelGpu {
     private readonly gl: WebGL2RenderingContext,
     readonly scene: Scene,
     textures: (WebGLTexture | null)[],
-    floorY: number,
-    radius: number,
-    centre: ArrayLike<number>,
-    shadowRadius: number,
+    /** What create() was given, kept for rebuild(). */
+    private readonly companions: CompanionSource,
+    private readonly framing: ModelFraming,
   ) {
+    const floorY = framing.floorY;
+    const radius = framing.radius;
+    const centre = framing.centre;
+    const footprint = Math.max(framing.max[0]! - framing.min[0]!, framing.max[2]! - framing.min[2]!) / 2;
+    const shadowRadius = footprint * 0.9;
     this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
     this.textures = textures;
     this.bindPose = new BindPose(scene);
@@ -73,18 +83,24 @@ export class ModelGpu {
 
   /**
    * Decodes the scene's textures (async), then creates every GL object. Texture problems become warnings;
-   * they never fail the load.
+   * they never fail the load. A context lost meanwhile is waited out (gpu/context-loss.ts contextUsable):
+   * the objects are created on the restored context, never on a lost one.
    */
-  static async create(
-    gl: WebGL2RenderingContext,
-    scene: Scene,
-    companions: CompanionSource,
-    framing: { floorY: number; radius: number; centre: ArrayLike<number>; min: ArrayLike<number>; max: ArrayLike<number> },
-    warnings: string[],
-  ): Promise<ModelGpu> {
-    const textures = await loadMaterialTextures(gl, scene.materials, companions, warnings);
-    const footprint = Math.max(framing.max[0]! - framing.min[0]!, framing.max[2]! - framing.min[2]!) / 2;
-    return new ModelGpu(gl, scene, textures, framing.floorY, framing.radius, framing.centre, footprint * 0.9);
+  static async create(gl: WebGL2RenderingContext, scene: Scene, companions: CompanionSource, framing: ModelFraming, warnings: string[]): Promise<ModelGpu> {
+    const prepared = await prepareMaterialTextures(gl, scene.materials, companions);
+    await contextUsable(gl);
+    // Synchronous from here: a loss can only come at a later task.
+    const textures = uploadMaterialTextures(gl, scene.materials, prepared, warnings);
+    return new ModelGpu(gl, scene, textures, companions, framing);
+  }
+
+  /** A new ModelGpu of the same scene on the (restored) context: after a context loss. Texture warnings were reported at load and are not repeated. */
+  rebuild(): Promise<ModelGpu> {
+    return ModelGpu.create(this.gl, this.scene, this.companions, this.framing, []);
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
   }
 
   /** The technique's per-mesh state for these options, built on first use and kept (switching back is instant). */
@@ -122,6 +138,15 @@ export class ModelGpu {
     gl.deleteVertexArray(this.shadowVao);
     gl.deleteBuffer(this.shadowBuffer);
   }
+}
+
+/** What ModelGpu sizes the floor and shadow from (app/framing.ts Framing satisfies it). */
+export interface ModelFraming {
+  readonly floorY: number;
+  readonly radius: number;
+  readonly centre: ArrayLike<number>;
+  readonly min: ArrayLike<number>;
+  readonly max: ArrayLike<number>;
 }
 
 /** A VAO over interleaved xyz + rgba floats at ATTRIB.a_position / ATTRIB.a_colour. */

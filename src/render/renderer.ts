@@ -284,6 +284,7 @@ export class Renderer {
     out.crowdPoseUs = 0;
     // A crowd state of a model no longer drawn is released (its model may be disposed already).
     if (this.crowdModel && this.crowdModelOf !== model) this.releaseCrowd();
+    this.forgetVariantsOf(model);
     const gl = this.gl;
     out.drawCalls = 0;
     out.meshDrawCalls = 0;
@@ -614,6 +615,15 @@ export class Renderer {
     return results;
   }
 
+  /**
+   * Drops program variants bound to a model other than `model` (a replaced, disposed one), so neither slot
+   * keeps its scene alive: the diff view's reference slot is otherwise only revisited in the diff view. No allocation.
+   */
+  private forgetVariantsOf(model: ModelGpu): void {
+    const v = this.variants;
+    for (let i = 0; i < v.length; i++) if (v[i] && v[i]!.model !== model) v[i] = null;
+  }
+
   /** Frees crowd mode's palette texture (rebuilt on the next crowd frame). */
   releaseCrowd(): void {
     this.crowdModel?.dispose();
@@ -671,6 +681,7 @@ export class Renderer {
     const fu = this.frameUniforms;
     fu.u_viewProj = camera.viewProj;
     fu.u_cameraPos = camera.position;
+    this.forgetVariantsOf(model);
     const crowd = this.crowdFor(model);
     const count = crowd.fit(opts.crowd);
     const t0 = performance.now();
@@ -738,8 +749,17 @@ export class Renderer {
     gl.bindVertexArray(null);
   }
 
+  /**
+   * Deletes every object the renderer owns (programs, white texture, crowd palette, diff targets) and forgets
+   * the variants and crowd state. On a lost context the deletes are no-ops: the handles are just dropped.
+   * The renderer is unusable afterwards (the app builds a new one after a context loss).
+   */
   dispose(): void {
     this.releaseCrowd();
+    this.crowdDraws = [];
+    this.crowdVariant = null;
+    this.variants[0] = null;
+    this.variants[1] = null;
     this.diff?.dispose();
     this.diff = null;
     this.programs.dispose();
