@@ -42,6 +42,8 @@ export default defineConfig({
     // The app, and the crowd benchmark's three.js peer page (src/bench/browser.ts opens bench/three-crowd.html).
     rollupOptions: { input: { main: join(root, 'index.html'), 'three-crowd': join(root, 'bench', 'three-crowd.html') } },
   },
+  // The parse worker (src/app/parse-worker.ts) is a module worker: bundled as an ES module chunk of its own.
+  worker: { format: 'es' },
   server: { port: 5173 },
   preview: { port: 4173, strictPort: true },
 });

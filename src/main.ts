@@ -7,6 +7,7 @@ import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
 import { tangentCheck, type TangentCheck } from './render/tangent-check.ts';
 import { clampPalette, findTechnique } from './techniques/index.ts';
+import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 
 /**
  * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
@@ -25,6 +26,11 @@ declare global {
       morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;
       /** Test hook: a morph path's transform-feedback tangents against the CPU morph (re-orthonormalised) + skin (render/tangent-check.ts). */
       tangentCheck(path?: string, technique?: string): TangentCheck;
+      /**
+       * Live GL objects by kind, counted by the page since the context was created or last restored
+       * (gpu/gl-census.ts); also in info() under `glObjects`, with `contextLosses`.
+       */
+      glObjects(): GlObjectCounts;
       /** Benchmark hook: median ms of `frames` frames drawn back to back and finished (App.benchFrames). */
       benchFrames(frames?: number): number;
       /** Benchmark hook: the same frames with the time until they are submitted split out (App.benchSplit). */
@@ -48,6 +54,8 @@ function start(): void {
     document.documentElement.dataset.state = 'error';
     return;
   }
+  // Before anything creates a GL object (the App's renderer, twgl's programs), so every one is counted.
+  const census = installGlCensus(gl);
 
   let panel: Panel | null = null;
   let chromeVisible = true;
@@ -68,6 +76,18 @@ function start(): void {
     },
   };
   const app = new App(canvas, gl, view);
+  // Context loss: preventDefault is what lets the browser restore the context; until then nothing is drawn.
+  canvas.addEventListener('webglcontextlost', (e) => {
+    e.preventDefault();
+    console.warn('WebGL context lost; waiting for the browser to restore it');
+    overlay.contextLost(true);
+    app.contextLost();
+  });
+  canvas.addEventListener('webglcontextrestored', () => {
+    void app.contextRestored().then(() => {
+      if (!gl.isContextLost()) overlay.contextLost(false);
+    });
+  });
   overlay.onCancel = () => app.cancelLoad();
 
   let chromeShown = true;
@@ -93,7 +113,8 @@ function start(): void {
 
   window.skinlab = {
     set: (params) => app.set(params),
-    info: () => app.info(),
+    info: () => ({ ...app.info(), glObjects: census.snapshot(), contextLosses: census.losses }),
+    glObjects: () => census.snapshot(),
     stats: () => app.stats(),
     skinCheck: (technique) => app.skinCheck(technique),
     morphCheck: (path, technique) => app.morphCheck(path, technique),

@@ -2,7 +2,6 @@ import { mat4, vec3 } from 'gl-matrix';
 import { AnimPlayer } from '../anim/player.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
-import { loadModel } from '../loaders/load-model.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
 import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../anim/dual-quat.ts';
@@ -14,6 +13,7 @@ import { clampPalette, findTechnique, paletteRange, TECHNIQUES, type Technique }
 import { findBuiltin } from './builtins.ts';
 import { animatedFraming, type Framing } from './framing.ts';
 import { urlSource, type ModelSource } from './model-source.ts';
+import { parseModel, type ParseResult } from './parse-client.ts';
 import { applyParams, defaultState, formatMorph, type AppState } from './state.ts';
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import type { SkinnedMesh } from '../model/types.ts';
@@ -137,7 +137,8 @@ export interface OverlayFacts {
 export class App {
   readonly state: AppState = defaultState();
   readonly camera = new OrbitCamera();
-  readonly renderer: Renderer;
+  /** Context-wide GL resources; replaced by a new one after a context loss (contextRestored). */
+  renderer: Renderer;
   current: LoadedModel | null = null;
   /** Replaceable clock in milliseconds (tests and recorders freeze it). */
   clock: () => number = () => performance.now();
@@ -146,6 +147,8 @@ export class App {
 
   private loadSeq = 0;
   private loadAbort: AbortController | null = null;
+  /** The last completed parse: where it ran, its size and times (info().parse). */
+  lastParse: { name: string; bytes: number; where: ParseResult['where']; parseMs: number; totalMs: number } | null = null;
   private lastFrame = -1;
   private readonly figures: FrameFigures = emptyFigures();
   /** Filled from the state each frame (no per-frame object). */
@@ -198,6 +201,11 @@ export class App {
   };
   private cameraDirty = true;
   private running = false;
+  /** Context loss: losses seen (a restore in progress checks it is still the latest), and the readiness state at the loss. */
+  private contextLosses = 0;
+  private stateAtLoss = 'ready';
+  /** From a loss until the restore has drawn its frame (a second loss meanwhile keeps the first one's stateAtLoss). */
+  private restoring = false;
   /** Render-loop frames since the page started (benchmarks count frames in a window with it). */
   framesDrawn = 0;
   private readonly facts: OverlayFacts = { bones: 0, vertices: 0, triangles: 0, technique: '', clip: null, t: 0 };
@@ -363,13 +371,21 @@ export class App {
         if (seq === this.loadSeq) this.view.progress(`Loading ${source.name}… ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''}`, total ? loaded / total : undefined);
       }, abort.signal);
       if (seq !== this.loadSeq) return false;
-      this.view.progress(`Parsing ${source.name}…`, 1);
-      await yieldToPaint();
-      const scene = loadModel(source.name, bytes);
+      // Parsed in a worker: the page keeps drawing; the bar is indeterminate (the parsers report no progress).
+      const size = formatBytes(bytes.length);
+      const byteCount = bytes.length;
+      const parsed = await parseModel(source.name, bytes, abort.signal, (ms) => {
+        if (seq === this.loadSeq) this.view.progress(`Parsing ${source.name}… (${size}) ${(ms / 1000).toFixed(1)} s`);
+      });
+      if (seq !== this.loadSeq) return false;
+      const { scene } = parsed;
+      this.lastParse = { name: source.name, bytes: byteCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
       const framing = animatedFraming(scene);
       const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length);
+      this.view.progress(`Preparing ${source.name} for the GPU…`);
       gpu = await ModelGpu.create(this.gl, scene, source.companions, framing, warnings);
+      for (const note of source.notes) if (!warnings.includes(note)) warnings.push(note);
       if (seq !== this.loadSeq) {
         gpu.dispose();
         return false;
@@ -500,6 +516,60 @@ export class App {
     return new Promise((resolve) => this.frameWaiters.push(resolve));
   }
 
+  /**
+   * `webglcontextlost` (the caller has called preventDefault, so the context can come back): every GL object
+   * is gone. Drops the renderer's and the model's handles (deletes on a lost context are no-ops), stops
+   * drawing (tick) and sets the readiness state to "loading" until contextRestored() has drawn again. CPU
+   * state (scene, player, AppState, camera) is kept. A load in flight waits in ModelGpu.create.
+   */
+  contextLost(): void {
+    this.contextLosses++;
+    if (!this.restoring) this.stateAtLoss = document.documentElement.dataset.state ?? 'ready';
+    this.restoring = true;
+    document.documentElement.dataset.state = 'loading';
+    this.renderer.dispose();
+    this.current?.gpu.dispose();
+  }
+
+  /**
+   * `webglcontextrestored`: a new Renderer, the current model's GPU state rebuilt from its scene
+   * (ModelGpu.rebuild), the technique warmed, then one frame drawn at the kept state before the readiness
+   * state returns to what it was. Resolves after that frame (or at once when superseded by another loss).
+   */
+  async contextRestored(): Promise<void> {
+    const loss = this.contextLosses;
+    if (this.gl.isContextLost()) return;
+    this.renderer = new Renderer(this.gl);
+    const m = this.current;
+    if (m) {
+      let gpu: ModelGpu;
+      try {
+        gpu = await m.gpu.rebuild();
+      } catch (e) {
+        if (loss !== this.contextLosses) return;
+        this.restoring = false;
+        this.fail(`could not rebuild the GPU state after a context loss: ${(e as Error).message}`);
+        return;
+      }
+      if (loss !== this.contextLosses || this.current !== m) {
+        // Lost again (the next restore rebuilds), or a load replaced the model meanwhile.
+        gpu.dispose();
+      } else {
+        const current: LoadedModel = { ...m, gpu };
+        this.current = current;
+        const technique = findTechnique(this.state.technique) ?? TECHNIQUES[0]!;
+        this.renderer.warm(gpu, technique, this.state.influences, this.state.palette, this.state.morphs);
+      }
+    }
+    if (loss !== this.contextLosses) return;
+    await this.nextFrame();
+    const root = document.documentElement;
+    // A load in flight at the loss sets the state itself when its frame is drawn.
+    if (loss !== this.contextLosses) return;
+    this.restoring = false;
+    if (root.dataset.state === 'loading' && this.stateAtLoss !== 'loading') root.dataset.state = this.stateAtLoss;
+  }
+
   private ensureRunning(): void {
     if (this.running) return;
     this.running = true;
@@ -511,6 +581,9 @@ export class App {
     const now = this.clock();
     const dt = this.lastFrame < 0 ? 0 : Math.min(0.25, (now - this.lastFrame) / 1000);
     this.lastFrame = now;
+    // Nothing to draw with while the context is lost or the model's GPU state is being rebuilt: the clock
+    // stands still (time resumes where it was) and frame waiters keep waiting for a frame really drawn.
+    if (this.gl.isContextLost() || this.current?.gpu.isDisposed) return;
     this.resize();
     const model = this.current;
     if (model) this.drawFrame(model, dt, now);
@@ -746,6 +819,8 @@ export class App {
       /** Crowd mode's path (above 1 instance), or null. */
       crowdPath: this.state.crowd > 1 ? 'instanced, texture palette (technique menu and view ignored; morph targets not applied)' : null,
       warnings: m?.warnings ?? [],
+      /** The last completed parse: { name, bytes, where: 'worker' | 'main', parseMs, totalMs }, or null. */
+      parse: this.lastParse,
       renderer: this.renderer.rendererName,
       canvas: [this.canvas.width, this.canvas.height],
     };
@@ -933,17 +1008,4 @@ function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1048576) return `${(n / 1024).toFixed(0)} KiB`;
   return `${(n / 1048576).toFixed(1)} MiB`;
-}
-
-/** Lets the browser paint the progress message before a long synchronous parse (without waiting on a hidden tab's frames). */
-function yieldToPaint(): Promise<void> {
-  return new Promise((r) => {
-    const timer = setTimeout(r, 100);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(timer);
-        r();
-      }, 0),
-    );
-  });
 }

@@ -11,6 +11,41 @@ export interface ModelSource {
   readonly name: string;
   readonly read: (onProgress: (loaded: number, total: number) => void, signal: AbortSignal) => Promise<Uint8Array>;
   readonly companions: CompanionSource;
+  /**
+   * Why companions were refused (too large), in words for the model's warnings; filled while the
+   * companions are fetched. A source serves one load.
+   */
+  readonly notes: string[];
+}
+
+/** Largest companion file (texture) read, bytes. Image dimensions are bounded by the decoders (DecodeLimits). */
+export const MAX_COMPANION_BYTES = 64 * 1024 * 1024;
+
+/** "300.0 MiB is larger than the 256 MiB limit for models" */
+function tooLarge(bytes: number, limit: number, what: string): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB is larger than the ${limit / 1048576} MiB limit for ${what}`;
+}
+
+/** A file over its size limit, refused before (or while) reading it. */
+class TooLargeError extends Error {
+  override readonly name = 'TooLargeError';
+}
+
+/**
+ * The URL of a companion named `name` (as a model wrote it) for the model at `modelUrl`: its base name
+ * in the model's own folder, or null when nothing usable is left. Path parts (.., absolute paths,
+ * //host, drive letters, scheme prefixes such as data: or javascript:) are dropped by baseName, and the
+ * rest is percent-encoded as one path segment, so an encoded slash or dot stays part of the file name.
+ * The result is checked to lie directly in the model's folder, on the model's origin.
+ */
+export function companionUrl(name: string, modelUrl: URL): URL | null {
+  const file = baseName(name);
+  if (!file || file === '.' || file === '..') return null;
+  const folder = new URL('./', modelUrl);
+  const url = new URL(encodeURIComponent(file), folder);
+  if (url.origin !== folder.origin || !url.pathname.startsWith(folder.pathname)) return null;
+  if (url.pathname.slice(folder.pathname.length).includes('/')) return null;
+  return url;
 }
 
 /**
@@ -38,9 +73,11 @@ export function caseVariants(file: string): string[] {
 
 export function urlSource(url: string, base: string): ModelSource {
   const resolved = new URL(url, base);
+  const notes: string[] = [];
   return {
-    name: baseName(decodeURIComponent(resolved.pathname)) || url,
-    read: (onProgress, signal) => fetchBytes(resolved.href, onProgress, signal),
+    name: baseName(safeDecode(resolved.pathname)) || url,
+    read: (onProgress, signal) => fetchBytes(resolved.href, onProgress, signal, MAX_MODEL_BYTES, 'models'),
+    notes,
     companions: async (name) => {
       // Only the base name, relative to the model's own URL: a file never reaches outside its folder.
       // Static servers are case-sensitive while the names in models come from case-blind Windows tools:
@@ -48,9 +85,12 @@ export function urlSource(url: string, base: string): ModelSource {
       const file = baseName(name);
       if (!file) return null;
       for (const candidate of caseVariants(file)) {
+        const href = companionUrl(candidate, resolved)?.href;
+        if (!href) return null;
         try {
-          return await fetchBytes(new URL(encodeURIComponent(candidate), resolved).href, () => {}, new AbortController().signal);
+          return await fetchBytes(href, () => {}, new AbortController().signal, MAX_COMPANION_BYTES, 'textures');
         } catch (e) {
+          if (e instanceof TooLargeError) notes.push(`texture '${file}': ${e.message}; not loaded`);
           if (!(e instanceof NotFoundError)) return null;
         }
       }
@@ -62,16 +102,24 @@ export function urlSource(url: string, base: string): ModelSource {
 export function fileSource(model: File, all: readonly File[]): ModelSource {
   const byName = new Map<string, File>();
   for (const f of all) byName.set(f.name.toLowerCase(), f);
+  const notes: string[] = [];
   return {
     name: model.name,
     read: async (onProgress, signal) => {
-      if (model.size > MAX_MODEL_BYTES) throw new Error(`${model.name}: ${(model.size / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit`);
-      const bytes = await readWithProgress(model.stream(), model.size, onProgress, signal);
-      return bytes;
+      // File.size is known before a byte is read: an oversized file is refused without touching it.
+      if (model.size > MAX_MODEL_BYTES) throw new TooLargeError(`${model.name}: ${tooLarge(model.size, MAX_MODEL_BYTES, 'models')}`);
+      return readWithProgress(model.stream(), model.size, onProgress, signal, MAX_MODEL_BYTES, 'models');
     },
+    notes,
     companions: async (name) => {
+      // Only among the files given: the name's path parts are ignored.
       const f = byName.get(baseName(name.trim()).toLowerCase());
-      return f ? new Uint8Array(await f.arrayBuffer()) : null;
+      if (!f) return null;
+      if (f.size > MAX_COMPANION_BYTES) {
+        notes.push(`texture '${f.name}': ${tooLarge(f.size, MAX_COMPANION_BYTES, 'textures')}; not loaded`);
+        return null;
+      }
+      return new Uint8Array(await f.arrayBuffer());
     },
   };
 }
@@ -81,8 +129,35 @@ class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
 }
 
-async function fetchBytes(href: string, onProgress: (loaded: number, total: number) => void, signal: AbortSignal): Promise<Uint8Array> {
-  const res = await fetch(href, { signal });
+/** `decodeURIComponent`, or the text unchanged when it is not valid percent-encoding. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Fetches a whole file, refusing more than `limit` bytes (`what` names the kind in the message): at once
+ * from Content-Length when the server sends one, else while streaming, before the excess is kept.
+ */
+async function fetchBytes(
+  href: string,
+  onProgress: (loaded: number, total: number) => void,
+  signal: AbortSignal,
+  limit: number,
+  what: string,
+): Promise<Uint8Array> {
+  let res: Response;
+  try {
+    res = await fetch(href, { signal });
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e;
+    // A network failure, or an address the page may not read (another origin without CORS, or one the
+    // Content-Security-Policy's connect-src leaves out: the page's own server and HTTPS servers only).
+    throw new Error(`could not fetch ${href}: the network failed, or the page may not read from that server (it reads from its own server, and from HTTPS servers that allow cross-origin reads)`);
+  }
   if (!res.ok) {
     const text = `HTTP ${res.status} ${res.statusText || (res.status === 404 ? 'Not Found' : '')}`.trim() + ` (${href})`;
     throw res.status === 404 || res.status === 410 ? new NotFoundError(text) : new Error(text);
@@ -92,10 +167,17 @@ async function fetchBytes(href: string, onProgress: (loaded: number, total: numb
     await res.body?.cancel();
     throw new NotFoundError(`the server sent an HTML page, not a model file: is the URL right? (${href})`);
   }
-  const total = Number(res.headers.get('content-length') ?? 0);
-  if (total > MAX_MODEL_BYTES) throw new Error(`${(total / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit (${href})`);
-  if (!res.body) return new Uint8Array(await res.arrayBuffer());
-  return readWithProgress(res.body, total, onProgress, signal);
+  const total = Number(res.headers.get('content-length') ?? 0) || 0;
+  if (total > limit) {
+    await res.body?.cancel();
+    throw new TooLargeError(`${tooLarge(total, limit, what)} (${href})`);
+  }
+  if (!res.body) {
+    const whole = new Uint8Array(await res.arrayBuffer());
+    if (whole.length > limit) throw new TooLargeError(`${tooLarge(whole.length, limit, what)} (${href})`);
+    return whole;
+  }
+  return readWithProgress(res.body, total, onProgress, signal, limit, what);
 }
 
 async function readWithProgress(
@@ -103,6 +185,8 @@ async function readWithProgress(
   total: number,
   onProgress: (loaded: number, total: number) => void,
   signal: AbortSignal,
+  limit: number,
+  what: string,
 ): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -116,9 +200,9 @@ async function readWithProgress(
     if (done) break;
     chunks.push(value);
     loaded += value.length;
-    if (loaded > MAX_MODEL_BYTES) {
+    if (loaded > limit) {
       await reader.cancel();
-      throw new Error(`larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit`);
+      throw new TooLargeError(`more than ${limit / 1048576} MiB arrived: larger than the ${limit / 1048576} MiB limit for ${what}`);
     }
     onProgress(loaded, total);
   }

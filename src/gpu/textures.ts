@@ -32,6 +32,10 @@ type Prepared =
  *
  * Ownership: every non-null entry is a distinct texture the caller owns and deletes exactly once
  * (materials naming the same file share the fetch and the decode, not the GL object).
+ *
+ * The two halves are exported for callers that must wait between them (ModelGpu.create waits out a lost
+ * context after decoding): prepareMaterialTextures (async, CPU only) and uploadMaterialTextures (synchronous,
+ * GL only, releases what it was given).
  */
 export async function loadMaterialTextures(
   gl: WebGL2RenderingContext,
@@ -40,13 +44,50 @@ export async function loadMaterialTextures(
   warnings: string[],
   signal?: AbortSignal,
 ): Promise<(WebGLTexture | null)[]> {
-  const maxSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+  const prepared = await prepareMaterialTextures(gl, materials, companions);
+  if (signal?.aborted) {
+    releasePreparedTextures(prepared);
+    throw new DOMException('loading cancelled', 'AbortError');
+  }
+  return uploadMaterialTextures(gl, materials, prepared, warnings);
+}
+
+/** Decoded files by name, ready to upload (ImageBitmaps held until uploadMaterialTextures or releasePreparedTextures). */
+export type PreparedTextures = ReadonlyMap<string, Prepared>;
+
+/**
+ * Fetches and decodes every file the materials name (each once). CPU only: the one GL call reads
+ * MAX_TEXTURE_SIZE, and a lost context's null falls back to the default limit. Never throws for a file.
+ */
+export async function prepareMaterialTextures(
+  gl: WebGL2RenderingContext,
+  materials: readonly { readonly diffuseMap: string | null }[],
+  companions: CompanionSource,
+): Promise<PreparedTextures> {
+  const maxSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number | null;
   const limits: DecodeLimits = { ...DEFAULT_LIMITS, maxDimension: Math.min(DEFAULT_LIMITS.maxDimension, maxSize || DEFAULT_LIMITS.maxDimension) };
   const names = [...new Set(materials.map((m) => m.diffuseMap?.trim()).filter((n): n is string => !!n))];
   const prepared = new Map<string, Prepared>();
   await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits))));
+  return prepared;
+}
+
+/** Closes the ImageBitmaps of prepared files that will not be uploaded. */
+export function releasePreparedTextures(prepared: PreparedTextures): void {
+  for (const p of prepared.values()) if (p.ok && 'bitmap' in p) p.bitmap.close();
+}
+
+/**
+ * Creates one texture per textured material from prepared files (see loadMaterialTextures for the entries,
+ * checkers and warnings), then releases `prepared`. Synchronous: call it on a live context.
+ */
+export function uploadMaterialTextures(
+  gl: WebGL2RenderingContext,
+  materials: readonly { readonly diffuseMap: string | null }[],
+  prepared: PreparedTextures,
+  warnings: string[],
+): (WebGLTexture | null)[] {
   try {
-    if (signal?.aborted) throw new DOMException('loading cancelled', 'AbortError');
     const warn = (text: string): void => {
       if (!warnings.includes(text)) warnings.push(text);
     };
@@ -71,7 +112,7 @@ export async function loadMaterialTextures(
       }
     });
   } finally {
-    for (const p of prepared.values()) if (p.ok && 'bitmap' in p) p.bitmap.close();
+    releasePreparedTextures(prepared);
   }
 }
 

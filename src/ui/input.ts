@@ -20,12 +20,22 @@ export function isModelFile(name: string): boolean {
   return MODEL_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
+/** ".obj", or "(no extension)". */
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && dot < name.length - 1 ? name.slice(dot).toLowerCase() : '(no extension)';
+}
+
 /** Loads the model among `files` with the rest as its companions (textures). */
 export async function openFiles(app: App, files: readonly File[]): Promise<void> {
   const model = files.find((f) => isModelFile(f.name));
   if (!model) {
+    // Nothing is read: the running model stays, and one message names what was given.
     const names = files.map((f) => f.name).join(', ');
-    app.fail(`${names}: unsupported file type; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models (drop the model together with its textures)`);
+    const exts = [...new Set(files.map((f) => extensionOf(f.name)))];
+    app.fail(
+      `${names}: unsupported file type${exts.length > 1 ? 's' : ''} ${exts.join(', ')}; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models (drop the model together with its textures)`,
+    );
     return;
   }
   await app.load(fileSource(model, files), model.name, model.name);

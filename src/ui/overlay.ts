@@ -36,7 +36,7 @@ export class Overlay {
     this.warnEl = el('div', 'warnings', parent);
     this.warnEl.hidden = true;
     this.emptyEl = el('div', 'empty-hint', parent);
-    this.emptyEl.textContent = 'No model loaded. Drop a .m3d file (with its textures) here, press O to open one, or pick the Walker in the panel.';
+    this.emptyEl.textContent = 'No model loaded. Drop a .x or .m3d model (with its textures) here, press O to open one, or pick the Walker in the panel.';
     this.emptyEl.hidden = true;
     this.errorEl = el('div', 'error-banner', parent);
     this.errorEl.setAttribute('role', 'alert');
@@ -76,7 +76,7 @@ export class Overlay {
 <tr><td>H</td><td>hide / show panels</td></tr>
 <tr><td>?</td><td>this help</td></tr>
 </table>
-<p>Drop a <code>.m3d</code> file, together with its textures, anywhere on the page.</p>`;
+<p>Drop a <code>.x</code> or <code>.m3d</code> model, together with its textures, anywhere on the page.</p>`;
     this.helpEl.addEventListener('click', () => this.toggleHelp(false));
   }
 
@@ -97,6 +97,33 @@ export class Overlay {
     this.progressText.textContent = message;
     this.progressBar.style.width = fraction === undefined ? '100%' : `${Math.round(Math.min(1, fraction) * 100)}%`;
     this.progressBar.classList.toggle('indeterminate', fraction === undefined);
+  }
+
+  private lostEl: HTMLElement | null = null;
+
+  /** The "context lost" notice over the canvas (role=status), shown from a WebGL context loss until the page draws again. */
+  contextLost(show: boolean): void {
+    if (!this.lostEl) {
+      if (!show) return;
+      this.lostEl = el('div', 'context-lost', this.root);
+      this.lostEl.id = 'context-lost';
+      this.lostEl.setAttribute('role', 'status');
+      this.lostEl.textContent = 'WebGL context lost — restoring…';
+      Object.assign(this.lostEl.style, {
+        position: 'fixed',
+        left: '50%',
+        top: '40%',
+        transform: 'translate(-50%, -50%)',
+        padding: '8px 14px',
+        borderRadius: '6px',
+        background: 'rgba(20, 22, 28, 0.92)',
+        color: '#f0c674',
+        font: '13px system-ui, sans-serif',
+        zIndex: '20',
+        pointerEvents: 'none',
+      });
+    }
+    this.lostEl.hidden = !show;
   }
 
   /** The hint shown while no model has loaded (after a failed first load). */

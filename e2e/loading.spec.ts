@@ -1,0 +1,350 @@
+import { expect, test, type Page } from '@playwright/test';
+import { coverage, openApp, pixelDifference, waitState, watchConsole } from './helpers.ts';
+
+/**
+ * Loading cannot break the page: big files parse in a worker while the current model keeps playing,
+ * Cancel stops a parse at once, and any bytes that are not a model give one clear message while the
+ * previous model keeps running.
+ */
+
+/**
+ * Makes, in the page, a valid text .x of `vertices` vertices and as many (degenerate) triangles, about
+ * 36 bytes each, and drops it as `name`. Built in the page because a file this size cannot pass through
+ * Playwright's connection to the browser.
+ */
+async function dropBigX(page: Page, name: string, vertices: number): Promise<number> {
+  return page.evaluate(
+    ({ name, vertices }) => {
+      const enc = new TextEncoder();
+      const parts: [Uint8Array, number][] = [
+        [enc.encode(`xof 0303txt 0032\nFrame Root {\n Mesh Sheet {\n  ${vertices};\n`), 1],
+        [enc.encode('0.12345;0.54321;0.00000;,\n'), vertices - 1],
+        [enc.encode(`0.12345;0.54321;0.00000;;\n  ${vertices};\n`), 1],
+        [enc.encode('3;0,1,2;,\n'), vertices - 1],
+        [enc.encode('3;0,1,2;;\n }\n}\n'), 1],
+      ];
+      const bytes = new Uint8Array(parts.reduce((n, [row, count]) => n + row.length * count, 0));
+      let o = 0;
+      for (const [row, count] of parts) {
+        // One copy of the row, then doubling copies within the buffer.
+        bytes.set(row, o);
+        let done = row.length;
+        const total = row.length * count;
+        while (done < total) {
+          const n = Math.min(done, total - done);
+          bytes.copyWithin(o + done, o, o + n);
+          done += n;
+        }
+        o += total;
+      }
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], name));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      return bytes.length;
+    },
+    { name, vertices },
+  );
+}
+
+/** Counts animation frames from page start (window.__frames), so a stalled main thread shows as a count that stops. */
+async function countFrames(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __frames: number };
+    w.__frames = 0;
+    const tick = (): void => {
+      w.__frames++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/** Wraps the page's Worker so a test can see how many were started and terminated (window.__workers). */
+async function watchWorkers(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __workers: { started: number; terminated: number } };
+    w.__workers = { started: 0, terminated: 0 };
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        w.__workers.started++;
+      }
+      override terminate(): void {
+        w.__workers.terminated++;
+        super.terminate();
+      }
+    };
+  });
+}
+
+const workers = (page: Page): Promise<{ started: number; terminated: number }> =>
+  page.evaluate(() => (window as unknown as { __workers: { started: number; terminated: number } }).__workers);
+
+const frames = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __frames: number }).__frames);
+
+/**
+ * In the page: waits until the progress text starts with "Parsing", then until it no longer does, and
+ * returns the frames drawn and the milliseconds between. Polls with timers, which run even when a
+ * synchronous parse blocks frames (they then fire late, after it).
+ */
+function framesWhileParsing(page: Page): Promise<{ frames: number; ms: number; text: string }> {
+  return page.evaluate(
+    () =>
+      new Promise<{ frames: number; ms: number; text: string }>((resolve) => {
+        const w = window as unknown as { __frames: number };
+        const text = (): string => document.querySelector('.progress:not([hidden]) .progress-text')?.textContent ?? '';
+        let f0 = -1;
+        let t0 = 0;
+        let seen = '';
+        const poll = (): void => {
+          const parsing = text().startsWith('Parsing');
+          if (f0 < 0 && parsing) {
+            f0 = w.__frames;
+            t0 = performance.now();
+            seen = text();
+          } else if (f0 >= 0 && !parsing) {
+            resolve({ frames: w.__frames - f0, ms: performance.now() - t0, text: seen });
+            return;
+          }
+          setTimeout(poll, 5);
+        };
+        poll();
+      }),
+  );
+}
+
+test.describe('big files', () => {
+  test('a 170 MiB file parses in a worker while the page keeps drawing; Cancel stops it and the previous model stays', async ({ page }) => {
+    test.setTimeout(150_000);
+    await countFrames(page);
+    await watchWorkers(page);
+    const con = watchConsole(page);
+    await openApp(page, '');
+    const t0 = (await page.evaluate(() => window.skinlab.info())).t as number;
+    // The default model parsed in a worker that has ended.
+    const w0 = await workers(page);
+    expect(w0.started).toBeGreaterThanOrEqual(1);
+    expect(w0.terminated).toBe(w0.started);
+    const b0 = await frames(page);
+    await page.waitForTimeout(1000);
+    const baseline = (await frames(page)) - b0;
+
+    // About 170 MiB: several seconds of parsing even on a fast machine (the parse is what Cancel must stop).
+    const size = await dropBigX(page, 'big-sheet.x', 4_700_000);
+    expect(size).toBeGreaterThan(160 * 1048576);
+
+    // In the page, so the timing does not depend on round trips to the test: once "Parsing" shows, a second
+    // of watching (frames, clip time, the elapsed time shown), then Cancel clicked where a user would.
+    // A parse on the page's thread would draw no frame at all in that second. (On a busy machine the
+    // parse takes a core the page would use, so it draws slower than before, but it draws.)
+    const run = page.evaluate(
+      () =>
+        new Promise<Record<string, unknown>>((resolve) => {
+          const w = window as unknown as { __frames: number; __workers: { started: number; terminated: number } };
+          const text = (): string => document.querySelector('.progress:not([hidden]) .progress-text')?.textContent ?? '';
+          const wait = (): void => {
+            if (!text().startsWith('Parsing')) {
+              setTimeout(wait, 5);
+              return;
+            }
+            const before = { frames: w.__frames, t: window.skinlab.info().t as number, text: text(), state: document.documentElement.dataset.state };
+            const indeterminate = document.querySelector('.progress-bar')!.classList.contains('indeterminate');
+            setTimeout(() => {
+              const after = { frames: w.__frames, t: window.skinlab.info().t as number, text: text() };
+              const workers = { ...w.__workers };
+              const button = document.querySelector('.progress-cancel') as HTMLElement;
+              const r = button.getBoundingClientRect();
+              const onTop = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === button;
+              button.click();
+              resolve({ before, after, indeterminate, workers, onTop, stateAfterCancel: document.documentElement.dataset.state, workersAfterCancel: { ...w.__workers } });
+            }, 1000);
+          };
+          wait();
+        }),
+    );
+    const progress = page.locator('.progress-text');
+    await expect(progress).toContainText('Parsing big-sheet.x… (', { timeout: 60_000 });
+    await page.screenshot({ path: test.info().outputPath('parsing.png') });
+    const r = (await run) as {
+      before: { frames: number; t: number; text: string; state: string };
+      after: { frames: number; t: number; text: string };
+      indeterminate: boolean;
+      workers: { started: number; terminated: number };
+      onTop: boolean;
+      stateAfterCancel: string;
+      workersAfterCancel: { started: number; terminated: number };
+    };
+    test.info().annotations.push({ type: 'figures', description: `frames: ${baseline} in 1 s before loading, ${r.after.frames - r.before.frames} in 1 s while parsing` });
+    console.log(test.info().annotations.at(-1)!.description);
+    expect(r.before.text).toMatch(/^Parsing big-sheet\.x… \(\d+\.\d MiB\) \d+\.\d s$/);
+    expect(r.after.text, 'the whole second lay inside the parse, and the elapsed time counted up').toMatch(/^Parsing big-sheet\.x… /);
+    expect(r.after.text).not.toBe(r.before.text);
+    expect(r.before.state).toBe('loading');
+    expect(r.indeterminate).toBe(true);
+    expect(r.after.frames - r.before.frames, `frames drawn during a second of parsing (${baseline} in a second before)`).toBeGreaterThanOrEqual(1);
+    expect(r.after.t, 'the current model kept playing').not.toBe(r.before.t);
+    expect(r.before.t).not.toBe(t0);
+    expect(r.workers).toEqual({ started: w0.started + 1, terminated: w0.terminated });
+
+    // Cancel (not under the panel) made the page ready again within the click and terminated the worker.
+    expect(r.onTop, 'Cancel is on top, not under the panel').toBe(true);
+    expect(r.stateAfterCancel).toBe('ready');
+    expect(r.workersAfterCancel, 'Cancel terminated the parsing worker').toEqual({ started: w0.started + 1, terminated: w0.terminated + 1 });
+    await expect(page.locator('.progress')).toBeHidden();
+    expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
+    const f1 = await frames(page);
+    // The terminated parse never comes back to replace the model.
+    await page.waitForTimeout(1500);
+    const info = await page.evaluate(() => window.skinlab.info());
+    expect(info.model).toBe('default');
+    expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('ready');
+    expect(await frames(page)).toBeGreaterThan(f1);
+    expect(await coverage(page)).toBeGreaterThan(0.02);
+    expect(con.errors).toEqual([]);
+  });
+
+  test('dawn-high (42 MB) parses off the page thread, and on it when no worker can start', async ({ page, context }) => {
+    test.setTimeout(180_000);
+    await countFrames(page);
+    const con = watchConsole(page);
+    await openApp(page, '');
+    const during = framesWhileParsing(page);
+    await page.evaluate(() => void window.skinlab.set({ model: 'dawn', detail: 'high' }));
+    const worker = await during;
+    await waitState(page, 'ready');
+    const info = await page.evaluate(() => window.skinlab.info());
+    expect(info.detail).toBe('high');
+    const parse = info.parse as { where: string; parseMs: number; totalMs: number; bytes: number };
+    expect(parse.where).toBe('worker');
+    expect(parse.bytes).toBeGreaterThan(40e6);
+    expect(worker.text).toMatch(/^Parsing dawn-high\.m3d… \(40\.\d MiB\)/);
+    const workerFps = (worker.frames * 1000) / worker.ms;
+    expect(worker.frames, `frames drawn while the worker parsed (${worker.frames} in ${worker.ms.toFixed(0)} ms)`).toBeGreaterThanOrEqual(1);
+
+    // The fallback: the worker's script cannot load, so the same file parses on the page (frames stall meanwhile).
+    const blocked = await context.newPage();
+    await blocked.route('**/parse-worker*', (route) => route.abort());
+    await countFrames(blocked);
+    const con2 = watchConsole(blocked);
+    await openApp(blocked, '');
+    const duringMain = framesWhileParsing(blocked);
+    await blocked.evaluate(() => void window.skinlab.set({ model: 'dawn', detail: 'high' }));
+    const main = await duringMain;
+    await waitState(blocked, 'ready');
+    const info2 = await blocked.evaluate(() => window.skinlab.info());
+    const parse2 = info2.parse as { where: string; parseMs: number; totalMs: number };
+    expect(parse2.where).toBe('main');
+    expect(info2.triangles).toBe(info.triangles);
+    const mainFps = (main.frames * 1000) / main.ms;
+    test.info().annotations.push({
+      type: 'figures',
+      description:
+        `dawn-high: worker parse ${parse.parseMs.toFixed(0)} ms (${parse.totalMs.toFixed(0)} ms with start and transfer), ` +
+        `${workerFps.toFixed(1)} fps meanwhile; main thread parse ${parse2.parseMs.toFixed(0)} ms, ${mainFps.toFixed(1)} fps meanwhile`,
+    });
+    console.log(test.info().annotations.at(-1)!.description);
+    expect(con.errors).toEqual([]);
+    // The blocked worker script is the one expected failure on that page.
+    expect(con2.errors.filter((e) => !/parse-worker|Failed to load resource/.test(e))).toEqual([]);
+  });
+});
+
+const BELOW_BANNER = { x: 0, y: 160, width: 800, height: 440 };
+
+/** Drops files made in the page from bytes (base64) onto the window, as a user's drag-and-drop. */
+async function drop(page: Page, files: { name: string; bytes: Buffer }[]): Promise<void> {
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0))], f.name));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files.map((f) => ({ name: f.name, data: f.bytes.toString('base64') })));
+}
+
+/** Seeded bytes (xorshift), so a failure reproduces. */
+function noise(n: number, seed = 0x2545f491): Buffer {
+  const out = Buffer.alloc(n);
+  let s = seed;
+  for (let i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    out[i] = s & 0xff;
+  }
+  return out;
+}
+
+test.describe('files that are not models', () => {
+  test('an unsupported file type, dropped or opened, gives one message and the previous model keeps running', async ({ page }) => {
+    const con = watchConsole(page);
+    await openApp(page, '?t=0.6');
+    const before = await page.screenshot({ clip: BELOW_BANNER });
+
+    await drop(page, [{ name: 'teapot.obj', bytes: Buffer.from('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n') }]);
+    await waitState(page, 'error');
+    await expect(page.locator('#error')).toHaveText(
+      'teapot.obj: unsupported file type .obj; skinlab loads .x, .m3d models (drop the model together with its textures)',
+    );
+    await page.screenshot({ path: test.info().outputPath('unsupported.png') });
+    expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
+    expect(pixelDifference(before, await page.screenshot({ clip: BELOW_BANNER }))).toBeLessThan(0.002);
+
+    await page.setInputFiles('input[type=file]', [
+      { name: 'scene.fbx', mimeType: 'application/octet-stream', buffer: noise(256) },
+      { name: 'skin.png', mimeType: 'image/png', buffer: noise(64) },
+    ]);
+    await expect(page.locator('#error')).toHaveText(/^scene\.fbx, skin\.png: unsupported file types \.fbx, \.png; skinlab loads \.x, \.m3d models/);
+    expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('error');
+    expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
+    expect(con.errors).toHaveLength(2);
+    expect(con.errors[0]).toContain('teapot.obj: unsupported file type .obj');
+  });
+
+  test('a model file over 256 MiB is refused from its size, before it is read', async ({ page }) => {
+    const con = watchConsole(page);
+    await openApp(page, '?t=0.6');
+    const shown: string[] = [];
+    await page.exposeFunction('__progress', (t: string) => shown.push(t));
+    await page.evaluate(() => {
+      new MutationObserver(() => (window as unknown as { __progress: (t: string) => void }).__progress(document.querySelector('.progress-text')?.textContent ?? '')).observe(
+        document.querySelector('.progress')!,
+        { subtree: true, characterData: true, childList: true },
+      );
+      // 257 MiB made of one 1 MiB part repeated: the Blob holds references, the page never reads it.
+      const part = new Uint8Array(1 << 20);
+      const dt = new DataTransfer();
+      dt.items.add(new File(Array.from({ length: 257 }, () => part), 'huge.x'));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await waitState(page, 'error');
+    await expect(page.locator('#error')).toHaveText('huge.x: 257.0 MiB is larger than the 256 MiB limit for models');
+    expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
+    expect(shown.filter((t) => /MiB of|Parsing/.test(t)), 'nothing was read or parsed').toEqual([]);
+    expect(con.errors).toEqual(['huge.x: 257.0 MiB is larger than the 256 MiB limit for models']);
+  });
+
+  test('random bytes named .x and an empty file: a clear message each, the previous model still drawn', async ({ page }) => {
+    const con = watchConsole(page);
+    await openApp(page, '?t=0.6');
+    const before = await page.screenshot({ clip: BELOW_BANNER });
+    const cases: [string, Buffer, RegExp][] = [
+      ['noise.x', noise(200_000), /^noise\.x: not a DirectX \.x file: it does not start with the 'xof ' header/],
+      ['empty.m3d', Buffer.alloc(0), /^empty\.m3d: the file is empty/],
+      ['empty.x', Buffer.alloc(0), /^empty\.x: the file is empty/],
+      ['noise.m3d', noise(100_000, 7), /^noise\.m3d: /],
+      ['half.x', Buffer.concat([Buffer.from('xof 0303txt 0032\nFrame A {\n Mesh {\n 3;\n 0;0;0;,'), noise(5000, 3)]), /^half\.x: .*line \d+/],
+    ];
+    for (const [name, bytes, message] of cases) {
+      await drop(page, [{ name, bytes }]);
+      await expect(page.locator('#error')).toHaveText(message);
+      expect(await waitState(page, 'error')).toBe('error');
+      expect((await page.evaluate(() => window.skinlab.info())).model, name).toBe('default');
+      expect(pixelDifference(before, await page.screenshot({ clip: BELOW_BANNER })), `${name}: the model is still drawn`).toBeLessThan(0.002);
+    }
+    expect(con.errors).toHaveLength(cases.length);
+    // The page is not stuck: a good model still loads after all that.
+    await page.evaluate(() => window.skinlab.set({ model: 'twist', t: 0.6 }));
+    await waitState(page, 'ready');
+    expect((await page.evaluate(() => window.skinlab.info())).model).toBe('twist');
+  });
+});

@@ -1,0 +1,164 @@
+import { loadModel } from '../loaders/load-model.ts';
+import type { Scene } from '../model/types.ts';
+import { errorFromFields, ownedBytes, type ParseReply } from './parse-protocol.ts';
+
+/**
+ * Parsing a model without stopping the page: each load gets its own module worker
+ * (src/app/parse-worker.ts) running the same `loadModel` as Node; the Scene comes back with its buffers
+ * transferred. Cancelling terminates that worker, so even a long parse stops at once. Only when no worker
+ * can be started (no Worker, the script blocked or failing to load) does the parse run on the page's
+ * thread, as before workers.
+ */
+
+export interface ParseResult {
+  readonly scene: Scene;
+  /** Where it ran: 'worker', or 'main' after a worker could not be started. */
+  readonly where: 'worker' | 'main';
+  /** Time inside loadModel, ms. */
+  readonly parseMs: number;
+  /** From the call to the Scene in hand (worker start, transfers and parse), ms. */
+  readonly totalMs: number;
+}
+
+/** How long a worker may take to start before the parse runs on the page instead. */
+const WORKER_START_MS = 15_000;
+/** Interval of `onTick` while parsing, ms. */
+const TICK_MS = 200;
+
+/**
+ * Parses `bytes` (named `name`: the format is recognised as loadModel does). `bytes` is handed over:
+ * its buffer is transferred to the worker, so the caller must not use it afterwards. `onTick(elapsedMs)`
+ * is called when parsing starts and then every TICK_MS until it ends. Rejects with a LoadError (same
+ * message as loadModel would throw), an Error when the parser itself died (e.g. out of memory), or a
+ * DOMException named AbortError when `signal` aborts.
+ */
+export async function parseModel(
+  name: string,
+  bytes: Uint8Array,
+  signal: AbortSignal,
+  onTick: (elapsedMs: number) => void = () => {},
+): Promise<ParseResult> {
+  const t0 = performance.now();
+  throwIfAborted(signal);
+  const worker = startWorker();
+  if (worker && (await workerReady(worker, signal))) return runInWorker(worker, name, bytes, signal, onTick, t0);
+  worker?.terminate();
+  onTick(0);
+  await yieldToPaint();
+  throwIfAborted(signal);
+  const p0 = performance.now();
+  const scene = loadModel(name, bytes);
+  const now = performance.now();
+  return { scene, where: 'main', parseMs: now - p0, totalMs: now - t0 };
+}
+
+function startWorker(): Worker | null {
+  try {
+    // Written out in full so Vite finds it and bundles the worker as its own module chunk.
+    return new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module', name: 'skinlab-parse' });
+  } catch {
+    return null;
+  }
+}
+
+/** True once the worker reports that its module ran; false when it fails to load or does not start in time. */
+function workerReady(worker: Worker, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      worker.onmessage = null;
+      worker.onerror = null;
+      signal.removeEventListener('abort', onAbort);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve(false);
+    }, WORKER_START_MS);
+    const onAbort = (): void => {
+      done();
+      worker.terminate();
+      reject(abortError());
+    };
+    signal.addEventListener('abort', onAbort);
+    worker.onmessage = (e: MessageEvent<ParseReply>) => {
+      if (e.data.type !== 'ready') return;
+      done();
+      resolve(true);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      done();
+      resolve(false);
+    };
+  });
+}
+
+function runInWorker(
+  worker: Worker,
+  name: string,
+  bytes: Uint8Array,
+  signal: AbortSignal,
+  onTick: (elapsedMs: number) => void,
+  t0: number,
+): Promise<ParseResult> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      worker.terminate();
+      reject(abortError());
+      return;
+    }
+    const start = performance.now();
+    onTick(0);
+    const ticker = setInterval(() => onTick(performance.now() - start), TICK_MS);
+    const finish = (): void => {
+      clearInterval(ticker);
+      signal.removeEventListener('abort', onAbort);
+      worker.terminate();
+    };
+    const onAbort = (): void => {
+      finish();
+      reject(abortError());
+    };
+    signal.addEventListener('abort', onAbort);
+    worker.onmessage = (e: MessageEvent<ParseReply>) => {
+      const reply = e.data;
+      if (reply.type === 'ready') return;
+      finish();
+      if (reply.type === 'done') resolve({ scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0 });
+      else reject(errorFromFields(reply.error));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      finish();
+      reject(new Error(`the parser stopped: ${e.message || 'it ran out of memory or crashed'}`));
+    };
+    worker.onmessageerror = () => {
+      finish();
+      reject(new Error('the parsed model could not be passed back to the page'));
+    };
+    const owned = ownedBytes(bytes);
+    worker.postMessage({ name, bytes: owned }, [owned.buffer]);
+  });
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortError();
+}
+
+function abortError(): DOMException {
+  return new DOMException('loading cancelled', 'AbortError');
+}
+
+/** Lets the browser paint the progress message before a long synchronous parse (without waiting on a hidden tab's frames). */
+function yieldToPaint(): Promise<void> {
+  return new Promise((r) => {
+    const timer = setTimeout(r, 100);
+    if (typeof requestAnimationFrame !== 'function') return;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        r();
+      }, 0),
+    );
+  });
+}

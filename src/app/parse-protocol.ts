@@ -1,0 +1,79 @@
+import { LoadError } from '../model/errors.ts';
+import type { Scene } from '../model/types.ts';
+
+/**
+ * The messages between the page and src/app/parse-worker.ts, and the two halves of moving a parse
+ * result across: the buffers a Scene can hand over without copying, and a LoadError flattened to
+ * plain fields and rebuilt. No DOM and no WebGL here, so the unit tests run it in Node.
+ *
+ * A Scene is plain data (objects, arrays, strings, numbers, typed arrays; no class instances, no
+ * functions), so the structured clone the worker's postMessage does rebuilds it exactly.
+ */
+
+/** Page → worker: parse these bytes (their buffer is transferred: the page no longer holds it). */
+export interface ParseRequest {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A thrown error as plain fields; `line`/`offset` are -1 where unknown (LoadError's convention). */
+export interface ErrorFields {
+  readonly name: string;
+  readonly message: string;
+  readonly line: number;
+  readonly offset: number;
+}
+
+/** Worker → page. `ready` is posted once when the worker's module has run (before any request). */
+export type ParseReply =
+  | { readonly type: 'ready' }
+  | { readonly type: 'done'; readonly scene: Scene; readonly parseMs: number }
+  | { readonly type: 'error'; readonly error: ErrorFields; readonly parseMs: number };
+
+/**
+ * Every distinct ArrayBuffer under `value` (typed arrays and DataViews at any depth), for
+ * postMessage's transfer list: the receiver gets them without a copy and the sender's views detach.
+ * Views sharing one buffer list it once (a transfer list must not repeat a buffer).
+ */
+export function transferables(value: unknown): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const seen = new Set<object>();
+  const walk = (v: unknown): void => {
+    if (typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (ArrayBuffer.isView(v)) {
+      if (v.buffer instanceof ArrayBuffer) buffers.add(v.buffer);
+      return;
+    }
+    if (v instanceof ArrayBuffer) {
+      buffers.add(v);
+      return;
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) walk(child);
+  };
+  walk(value);
+  return [...buffers];
+}
+
+export function errorFields(e: unknown): ErrorFields {
+  if (e instanceof LoadError) return { name: e.name, message: e.message, line: e.line, offset: e.offset };
+  if (e instanceof Error) return { name: e.name, message: e.message, line: -1, offset: -1 };
+  return { name: 'Error', message: String(e), line: -1, offset: -1 };
+}
+
+/** The error the page throws for a worker's failure: a LoadError again when it was one, so messages read as before. */
+export function errorFromFields(f: ErrorFields): Error {
+  if (f.name === 'LoadError') return new LoadError(f.message, f.line, f.offset);
+  const e = new Error(f.message);
+  e.name = f.name;
+  return e;
+}
+
+/**
+ * Bytes whose buffer can be transferred whole: `bytes` itself when it spans its buffer, else a copy
+ * (transferring a larger buffer would hand over, and detach, memory the view does not own).
+ */
+export function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const whole = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer && bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+}
