@@ -433,7 +433,8 @@ export class App {
     this.loadAbort?.abort();
     this.loadSeq++;
     this.view.progress(null);
-    if (this.current) document.documentElement.dataset.state = 'ready';
+    // During a context restore the state goes back to ready when the restored frame is drawn.
+    if (this.current && !this.restoring) document.documentElement.dataset.state = 'ready';
   }
 
   /** Shows an error (banner + console.error) and sets the readiness state to "error"; the current model keeps running. */

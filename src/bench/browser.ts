@@ -105,8 +105,8 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       return page;
     };
 
-    // (b) Crowds first, of tiny.x (35 bones, 4,066 triangles, textured): a character light enough that
-    // 1000 of them (4 million triangles) still rasterise in seconds on SwiftShader. Both pages stay open; the
+    // (b) Crowds first, of tiny.x (35 bones, 6,841 triangles, textured): a character light enough that
+    // 1000 of them (6.8 million triangles) still rasterise in seconds on SwiftShader. Both pages stay open; the
     // one not being measured is frozen (CDP Page.setWebLifecycleState) so our render loop never competes with
     // the peer for SwiftShader's threads, and the two are measured alternately, `reps` times, so load from
     // elsewhere on the machine hits both.
