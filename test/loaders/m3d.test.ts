@@ -256,7 +256,7 @@ describe('Luna .m3d loader (hand-written files)', () => {
     expect(Array.from(m.indices)).toEqual([0, 2, 1]);
     // Vertex 1 had weights 0.25/0.25: rescaled to 0.5/0.5 with a warning.
     expect(Array.from(m.weights.subarray(4, 8))).toEqual([0.5, 0.5, 0, 0]);
-    expect(s.warnings.join()).toMatch(/1 vertices had blend weights not summing to 1/);
+    expect(s.warnings.join()).toMatch(/1 vertex had blend weights not summing to 1/);
     // Vertex 2: weight 1 on bone 1 sorted first.
     expect(m.joints[8]).toBe(1);
     expect(m.weights[8]).toBe(1);
@@ -289,10 +289,19 @@ describe('Luna .m3d loader (hand-written files)', () => {
     expectLoadError(() => parseM3d(TINY.replace('Position: 0 1 0', 'Position: 0 one 0'), 'bad.m3d'), /^bad\.m3d: line 29: expected vertex 1 position \(a finite number\), found 'one'/);
     expectLoadError(() => parseM3d(TINY.replace('BlendIndices: 0 1 0 0\n\nPosition: 1', 'BlendIndices: 0 7 0 0\n\nPosition: 1'), 'bad.m3d'), /line \d+: vertex 1 blend index 7 is out of range \[0, 1\]/);
     expectLoadError(() => parseM3d(TINY.replace('0 1 2\n', '0 1 3\n'), 'bad.m3d'), /triangle 0 index 3 is out of range/);
-    expectLoadError(() => parseM3d(TINY.replace('ParentIndexOfBone1: 0', 'ParentIndexOfBone1: 1'), 'bad.m3d'), /bone 1 has parent 1; \.m3d stores parents before their children/);
-    expectLoadError(() => parseM3d(TINY.replace('Quat: 0 0 0 1\n\t\tTime: 1', 'Quat: 0 0 0 0\n\t\tTime: 1'), 'bad.m3d'), /zero-length rotation quaternion/);
-    expectLoadError(() => parseM3d(TINY.replace('Time: 2 Pos', 'Time: -1 Pos'), 'bad.m3d'), /go backwards/);
+    expectLoadError(() => parseM3d(TINY.replace('ParentIndexOfBone1: 0', 'ParentIndexOfBone1: 1'), 'bad.m3d'), /line \d+: bone 1 is its own parent/);
     expectLoadError(() => parseM3d(TINY.replace('***************Triangles*********************', '***Faces***'), 'bad.m3d'), /expected the Triangles section header, found '\*\*\*Faces\*\*\*'/);
+  });
+
+  it('repairs what it can and says so: parents after children, a zero rotation, keys out of order', () => {
+    const reordered = parseM3d(TINY.replace('ParentIndexOfBone0: -1\nParentIndexOfBone1: 0', 'ParentIndexOfBone0: 1\nParentIndexOfBone1: -1'), 'r.m3d');
+    expect(reordered.skeleton.names).toEqual(['Bone1', 'Bone0']);
+    expect(Array.from(reordered.skeleton.parents)).toEqual([-1, 0]);
+    expect(reordered.warnings).toContain("1 node came before its parent (first: 'Bone0' before its parent 'Bone1'); the skeleton was reordered so parents come first");
+    const zero = parseM3d(TINY.replace('Quat: 0 0 0 1\n\t\tTime: 1', 'Quat: 0 0 0 0\n\t\tTime: 1'), 'z.m3d');
+    expect(zero.warnings).toContain("clip 'bend': 1 rotation key had zero length (first: node 'Bone0' key 0): the identity used");
+    const unsorted = parseM3d(TINY.replace('Time: 2 Pos', 'Time: -1 Pos'), 'u.m3d');
+    expect(unsorted.warnings).toContain("clip 'bend': 3 keys were out of order or at a repeated time: sorted, repeats dropped (the later kept)");
   });
 
   it('writes and reads back a hand-written file', () => {

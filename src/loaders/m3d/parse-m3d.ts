@@ -14,6 +14,8 @@ import {
   type Subset,
   type Track,
 } from '../../model/types.ts';
+import { MAX_MORPH_SLOTS } from '../limits.ts';
+import { quoted } from '../../model/message.ts';
 import { TextScanner } from '../text/scanner.ts';
 
 /**
@@ -28,7 +30,7 @@ import { TextScanner } from '../text/scanner.ts';
  *                           and when B > 0 BlendWeights: w0..w3, BlendIndices: i0..i3
  *   ***Triangles***         T × `i0 i1 i2`
  *   ***BoneOffsets***       B × `BoneOffsetK` + 16 numbers (row-major, row vectors)
- *   ***BoneHierarchy***     B × `ParentIndexOfBoneK: p` (parents before children)
+ *   ***BoneHierarchy***     B × `ParentIndexOfBoneK: p` (parents before children, else reordered with a warning)
  *   ***AnimationClips***    C × `AnimationClip name { B × BoneK #Keyframes: n { n × Time: t Pos: x y z
  *                           Scale: x y z Quat: x y z w } }`
  *
@@ -82,7 +84,7 @@ export function parseM3d(text: string, fileName: string): Scene {
   const section = (name: string): void => {
     const t = s.next(`the ${name} section`);
     const m = SECTION.exec(t);
-    if (!m || m[1] !== name) s.error(`expected the ${name} section header, found '${t.slice(0, 40)}'`);
+    if (!m || m[1] !== name) s.error(`expected the ${name} section header, found ${quoted(t)}`);
   };
   const headerCount = (key: string, max: number): number => {
     s.expect(key);
@@ -159,7 +161,7 @@ export function parseM3d(text: string, fileName: string): Scene {
         sawIndices = true;
         for (let k = 0; k < MAX_INFLUENCES && s.peekIsNumber(); k++) joints[v * 4 + k] = s.int(`vertex ${v} blend index`, 0, maxJoint);
       } else {
-        s.error(`unexpected '${key.slice(0, 40)}' in vertex ${v} (expected Tangent:, Normal:, Tex-Coords:, BlendWeights:, BlendIndices: or the next Position:)`);
+        s.error(`unexpected ${quoted(key)} in vertex ${v} (expected Tangent:, Normal:, Tex-Coords:, BlendWeights:, BlendIndices: or the next Position:)`);
       }
     }
     if (boneCount > 0 && (!sawWeights || !sawIndices)) s.error(`vertex ${v} has no BlendWeights/BlendIndices but the file declares ${boneCount} bones`);
@@ -193,7 +195,8 @@ export function parseM3d(text: string, fileName: string): Scene {
     for (let b = 0; b < boneCount; b++) {
       s.expect(`ParentIndexOfBone${b}:`);
       const p = s.int(`parent of bone ${b}`, -1, boneCount - 1);
-      if (p >= b) s.error(`bone ${b} has parent ${p}; .m3d stores parents before their children`);
+      // Parents listed after their children are reordered, and cycles refused, by validateScene.
+      if (p === b) s.error(`bone ${b} is its own parent`);
       parents[b] = p;
     }
     names = Array.from({ length: boneCount }, (_, b) => `Bone${b}`);
@@ -240,7 +243,7 @@ export function parseM3d(text: string, fileName: string): Scene {
     warnings.push('triangles are wound against their normals (counter-clockwise front faces in D3D terms); turned round');
   }
   const influence = normaliseInfluences(joints, weights, vertexCount);
-  if (influence.rescaled > 0) warnings.push(`${influence.rescaled} vertices had blend weights not summing to 1 (rescaled)`);
+  if (influence.rescaled > 0) warnings.push(`${influence.rescaled} vert${influence.rescaled === 1 ? 'ex' : 'ices'} had blend weights not summing to 1 (rescaled)`);
   if (influence.empty > 0) warnings.push(`${influence.empty} vertices had no positive blend weight (bound to their first bone)`);
   const bones = new Int16Array(Math.max(1, boneCount));
   for (let b = 0; b < bones.length; b++) bones[b] = b;
@@ -248,7 +251,11 @@ export function parseM3d(text: string, fileName: string): Scene {
   const allSubsets = subsets.length > 0 ? subsets : [{ material: 0, start: 0, count: triangleCount }];
   const whole: MeshRange = { name: baseName(fileName), vertexStart: 0, vertexCount, faceStart: 0, faceCount: triangleCount, line: 1 };
   const meshes: SkinnedMesh[] = [];
-  for (const r of ranges ?? [whole]) {
+  const meshRanges = ranges ?? [whole];
+  const moved = targets.length > 0 ? movedMeshes(fileName, meshRanges, targets, vertexCount) : null;
+  // Slots of a moved mesh that a target does not touch share one empty set of deltas.
+  const empty: MorphDeltas = { vertices: new Uint32Array(0), positions: new Float32Array(0), normals: new Float32Array(0) };
+  for (const [m, r] of meshRanges.entries()) {
     const single = r === whole;
     const v0 = r.vertexStart;
     const v1 = v0 + r.vertexCount;
@@ -261,7 +268,7 @@ export function parseM3d(text: string, fileName: string): Scene {
       for (let i = 0; i < meshIndices.length; i++) {
         const v = meshIndices[i]!;
         if (v < v0 || v >= v1) {
-          throw new LoadError(`${fileName}: line ${r.line}: mesh '${r.name}': triangle ${r.faceStart + Math.floor(i / 3)} uses vertex ${v}, outside the mesh's vertices ${v0}..${v1 - 1}`, r.line);
+          throw new LoadError(`${fileName}: line ${r.line}: mesh ${quoted(r.name)}: triangle ${r.faceStart + Math.floor(i / 3)} uses vertex ${v}, outside the mesh's vertices ${v0}..${v1 - 1}`, r.line);
         }
         meshIndices[i] = v - v0;
       }
@@ -273,7 +280,7 @@ export function parseM3d(text: string, fileName: string): Scene {
         const owned = sub.count > 0 ? inside : sub.start >= r.faceStart && sub.start < r.faceStart + Math.max(1, r.faceCount);
         if (owned) meshSubsets.push({ material: sub.material, start: sub.start - r.faceStart, count: sub.count });
         else if (sub.start < r.faceStart + r.faceCount && end > r.faceStart && sub.count > 0) {
-          throw new LoadError(`${fileName}: line ${r.line}: mesh '${r.name}' (triangles ${r.faceStart}..${r.faceStart + r.faceCount - 1}) cuts subset ${sub.material} (triangles ${sub.start}..${end - 1}); a subset must lie inside one mesh`, r.line);
+          throw new LoadError(`${fileName}: line ${r.line}: mesh ${quoted(r.name)} (triangles ${r.faceStart}..${r.faceStart + r.faceCount - 1}) cuts subset ${sub.material} (triangles ${sub.start}..${end - 1}); a subset must lie inside one mesh`, r.line);
         }
       }
       meshInfluences = 0;
@@ -299,8 +306,7 @@ export function parseM3d(text: string, fileName: string): Scene {
       invBind: single ? invBind : invBind.slice(),
       skinned: boneCount > 0,
     };
-    const morphs = targets.length > 0 ? targets.map((t) => t.deltasIn(v0, v1)) : null;
-    meshes.push(morphs && morphs.some((d) => d.vertices.length > 0) ? { ...mesh, morphs } : mesh);
+    meshes.push(moved?.[m] ? { ...mesh, morphs: targets.map((t) => t.deltasIn(v0, v1, empty)) } : mesh);
   }
   const scene: Scene = {
     name: fileName,
@@ -341,9 +347,9 @@ function readMaterial(s: TextScanner, index: number, count: number): Material {
     const key = s.peek();
     if (key === null) s.error(`unexpected end of file in material ${index} of ${count}`, s.line);
     if (SECTION.test(key) || fields.has(key)) break;
-    if (!key.endsWith(':')) s.error(`expected a material field such as 'Diffuse:' in material ${index}, found '${key.slice(0, 40)}'`);
+    if (!key.endsWith(':')) s.error(`expected a material field such as 'Diffuse:' in material ${index}, found ${quoted(key)}`);
     s.next();
-    if (!MATERIAL_KEYS.has(key)) s.error(`unknown material field '${key.slice(0, 40)}' in material ${index}`);
+    if (!MATERIAL_KEYS.has(key)) s.error(`unknown material field ${quoted(key)} in material ${index}`);
     fields.set(key, s.restOfLine());
   }
   if (fields.size === 0) s.error(`material ${index} of ${count} is missing`, startLine);
@@ -352,7 +358,7 @@ function readMaterial(s: TextScanner, index: number, count: number): Material {
     if (raw === undefined) return fallback;
     const parts = raw.split(/\s+/).map(Number);
     if (parts.length < n || parts.slice(0, n).some((x) => !Number.isFinite(x))) {
-      s.error(`material ${index}: '${key}' needs ${n} numbers, found '${raw.slice(0, 40)}'`, startLine);
+      s.error(`material ${index}: ${quoted(key)} needs ${n} numbers, found ${quoted(raw)}`, startLine);
     }
     return parts.slice(0, n);
   };
@@ -388,8 +394,8 @@ function readClip(s: TextScanner, boneCount: number): Clip {
   for (let b = 0; b < boneCount; b++) {
     s.expect(`Bone${b}`);
     s.expect('#Keyframes:');
-    const n = s.int(`keyframe count of bone ${b} in clip '${name}'`, 0, 1 << 24);
-    s.checkCount(n, MIN_CHARS_KEY, `keyframe (bone ${b}, clip '${name}')`);
+    const n = s.int(`keyframe count of bone ${b} in clip ${quoted(name)}`, 0, 1 << 24);
+    s.checkCount(n, MIN_CHARS_KEY, `keyframe (bone ${b}, clip ${quoted(name)})`);
     s.expect('{');
     const times = new Float32Array(n);
     const tv = new Float32Array(n * 3);
@@ -397,8 +403,7 @@ function readClip(s: TextScanner, boneCount: number): Clip {
     const rv = new Float32Array(n * 4);
     for (let k = 0; k < n; k++) {
       s.expect('Time:');
-      const t = s.number(`key time (bone ${b}, clip '${name}')`);
-      if (k > 0 && t < times[k - 1]!) s.error(`key times of bone ${b} in clip '${name}' go backwards (${t} after ${times[k - 1]})`);
+      const t = s.number(`key time (bone ${b}, clip ${quoted(name)})`);
       times[k] = t;
       s.expect('Pos:');
       for (let i = 0; i < 3; i++) tv[k * 3 + i] = s.number('key translation');
@@ -407,8 +412,8 @@ function readClip(s: TextScanner, boneCount: number): Clip {
       s.expect('Quat:');
       for (let i = 0; i < 4; i++) rv[k * 4 + i] = s.number('key rotation');
       const len = Math.hypot(rv[k * 4]!, rv[k * 4 + 1]!, rv[k * 4 + 2]!, rv[k * 4 + 3]!);
-      if (len < 1e-8) s.error(`zero-length rotation quaternion at key ${k} of bone ${b} in clip '${name}'`);
-      for (let i = 0; i < 4; i++) rv[k * 4 + i] = rv[k * 4 + i]! / len;
+      // A zero-length rotation stays zero: validateScene replaces it with the identity and warns.
+      if (len >= 1e-8) for (let i = 0; i < 4; i++) rv[k * 4 + i] = rv[k * 4 + i]! / len;
       mirrorVec3(tv, k * 3);
       mirrorQuat(rv, k * 4);
     }
@@ -447,15 +452,15 @@ function readMeshTable(s: TextScanner, vertexCount: number, triangleCount: numbe
     const line = s.tokenLine;
     const name = s.next(`the name of mesh ${i}`);
     s.expect('VertexStart:');
-    const vertexStart = s.int(`VertexStart of mesh '${name}'`, 0, vertexCount);
+    const vertexStart = s.int(`VertexStart of mesh ${quoted(name)}`, 0, vertexCount);
     s.expect('VertexCount:');
-    const count = s.int(`VertexCount of mesh '${name}'`, 0, vertexCount - vertexStart);
+    const count = s.int(`VertexCount of mesh ${quoted(name)}`, 0, vertexCount - vertexStart);
     s.expect('FaceStart:');
-    const faceStart = s.int(`FaceStart of mesh '${name}'`, 0, triangleCount);
+    const faceStart = s.int(`FaceStart of mesh ${quoted(name)}`, 0, triangleCount);
     s.expect('FaceCount:');
-    const faceCount = s.int(`FaceCount of mesh '${name}'`, 0, triangleCount - faceStart);
+    const faceCount = s.int(`FaceCount of mesh ${quoted(name)}`, 0, triangleCount - faceStart);
     if (vertexStart !== vertexEnd || faceStart !== faceEnd) {
-      s.error(`mesh '${name}' starts at vertex ${vertexStart}, triangle ${faceStart}; the meshes must follow each other from vertex ${vertexEnd}, triangle ${faceEnd}`, line);
+      s.error(`mesh ${quoted(name)} starts at vertex ${vertexStart}, triangle ${faceStart}; the meshes must follow each other from vertex ${vertexEnd}, triangle ${faceEnd}`, line);
     }
     vertexEnd += count;
     faceEnd += faceCount;
@@ -477,17 +482,46 @@ class RawTarget {
     readonly normals: Float32Array,
   ) {}
 
-  /** The deltas that fall on file vertices [v0, v1), re-indexed from v0. */
-  deltasIn(v0: number, v1: number): MorphDeltas {
+  /** The deltas that fall on file vertices [v0, v1), re-indexed from v0; `empty` when there are none. */
+  deltasIn(v0: number, v1: number, empty: MorphDeltas): MorphDeltas {
     const all = this.vertices;
-    let a = 0;
-    while (a < all.length && all[a]! < v0) a++;
-    let b = a;
-    while (b < all.length && all[b]! < v1) b++;
+    const a = lowerBound(all, v0);
+    const b = lowerBound(all, v1);
+    if (a === b) return empty;
     const vertices = new Uint32Array(b - a);
     for (let i = a; i < b; i++) vertices[i - a] = all[i]! - v0;
     return { vertices, positions: this.positions.slice(a * 3, b * 3), normals: this.normals.slice(a * 3, b * 3) };
   }
+}
+
+/** First index of the ascending `a` whose value is >= v (a.length when none is). */
+function lowerBound(a: Uint32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Which meshes any target moves (vertices of [vertexStart, vertexStart + vertexCount)), found in one pass
+ * over the targets' vertices; refuses (LoadError) more than MAX_MORPH_SLOTS (mesh, target) slots, since
+ * every moved mesh holds one MorphDeltas per target.
+ */
+function movedMeshes(fileName: string, ranges: readonly MeshRange[], targets: readonly RawTarget[], vertexCount: number): boolean[] {
+  const moved = new Uint8Array(vertexCount);
+  for (const t of targets) for (const v of t.vertices) moved[v] = 1;
+  const before = new Uint32Array(vertexCount + 1);
+  for (let v = 0; v < vertexCount; v++) before[v + 1] = before[v]! + moved[v]!;
+  const out = ranges.map((r) => before[r.vertexStart + r.vertexCount]! > before[r.vertexStart]!);
+  const slots = out.filter(Boolean).length * targets.length;
+  if (slots > MAX_MORPH_SLOTS) {
+    throw new LoadError(`${fileName}: ${out.filter(Boolean).length} meshes moved by ${targets.length} morph targets make ${slots} morph slots, more than the ${MAX_MORPH_SLOTS} skinlab holds`);
+  }
+  return out;
 }
 
 function readMorphTargets(s: TextScanner, vertexCount: number): RawTarget[] {
@@ -500,27 +534,27 @@ function readMorphTargets(s: TextScanner, vertexCount: number): RawTarget[] {
   for (let t = 0; t < n; t++) {
     s.expect('MorphTarget');
     const name = s.next(`the name of morph target ${t}`);
-    if (seen.has(name)) s.error(`morph target '${name}' is defined twice`);
+    if (seen.has(name)) s.error(`morph target ${quoted(name)} is defined twice`);
     seen.add(name);
     s.expect('Kind:');
-    const kind = s.next(`the kind of morph target '${name}'`);
-    if (!(MORPH_KINDS as readonly string[]).includes(kind)) s.error(`morph target '${name}' has kind '${kind.slice(0, 40)}'; expected 'emotion' or 'modifier'`);
+    const kind = s.next(`the kind of morph target ${quoted(name)}`);
+    if (!(MORPH_KINDS as readonly string[]).includes(kind)) s.error(`morph target ${quoted(name)} has kind ${quoted(kind)}; expected 'emotion' or 'modifier'`);
     s.expect('#Vertices:');
-    const count = s.int(`vertex count of morph target '${name}'`, 0, vertexCount);
-    s.checkCount(count, MIN_CHARS_DELTA, `moved vertex (morph target '${name}')`);
+    const count = s.int(`vertex count of morph target ${quoted(name)}`, 0, vertexCount);
+    s.checkCount(count, MIN_CHARS_DELTA, `moved vertex (morph target ${quoted(name)})`);
     s.expect('{');
     const vertices = new Uint32Array(count);
     const positions = new Float32Array(count * 3);
     const normals = new Float32Array(count * 3);
     for (let i = 0; i < count; i++) {
       s.expect('Vertex:');
-      const v = s.int(`vertex index (morph target '${name}')`, 0, vertexCount - 1);
-      if (i > 0 && v <= vertices[i - 1]!) s.error(`morph target '${name}': vertex ${v} after vertex ${vertices[i - 1]}; indices must be strictly ascending`);
+      const v = s.int(`vertex index (morph target ${quoted(name)})`, 0, vertexCount - 1);
+      if (i > 0 && v <= vertices[i - 1]!) s.error(`morph target ${quoted(name)}: vertex ${v} after vertex ${vertices[i - 1]}; indices must be strictly ascending`);
       vertices[i] = v;
       s.expect('dPos:');
-      for (let k = 0; k < 3; k++) positions[i * 3 + k] = s.number(`position delta of vertex ${v} (morph target '${name}')`);
+      for (let k = 0; k < 3; k++) positions[i * 3 + k] = s.number(`position delta of vertex ${v} (morph target ${quoted(name)})`);
       s.expect('dNrm:');
-      for (let k = 0; k < 3; k++) normals[i * 3 + k] = s.number(`normal delta of vertex ${v} (morph target '${name}')`);
+      for (let k = 0; k < 3; k++) normals[i * 3 + k] = s.number(`normal delta of vertex ${v} (morph target ${quoted(name)})`);
       mirrorVec3(positions, i * 3);
       mirrorVec3(normals, i * 3);
     }
@@ -537,32 +571,38 @@ function readMorphTracks(s: TextScanner, targets: readonly RawTarget[], clips: C
   const n = s.int('morph track count', 0, 1 << 24);
   s.checkCount(n, MIN_CHARS_TRACK, 'morph track');
   const targetIndex = new Map(targets.map((t, i) => [t.name, i]));
+  // Lookups by name and a set of (clip, target) pairs keep this linear in the number of tracks.
+  const clipIndex = new Map<string, number>();
+  const sharedNames = new Set<string>();
+  clips.forEach((clip, c) => (clipIndex.has(clip.name) ? sharedNames.add(clip.name) : clipIndex.set(clip.name, c)));
+  const pairs = new Set<number>();
   const tracks = clips.map((): MorphTrack[] => []);
   for (let i = 0; i < n; i++) {
     s.expect('MorphTrack');
     const clipName = s.next(`the clip of morph track ${i}`);
     const clipLine = s.tokenLine;
-    const c = clips.findIndex((x) => x.name === clipName);
-    if (c < 0) s.error(`morph track ${i} names clip '${clipName.slice(0, 40)}', which the file does not have`);
-    if (clips.findIndex((x, k) => k > c && x.name === clipName) >= 0) s.error(`morph track ${i} names clip '${clipName}', but several clips have that name`, clipLine);
+    const c = clipIndex.get(clipName);
+    if (c === undefined) s.error(`morph track ${i} names clip ${quoted(clipName)}, which the file does not have`);
+    if (sharedNames.has(clipName)) s.error(`morph track ${i} names clip ${quoted(clipName)}, but several clips have that name`, clipLine);
     const targetName = s.next(`the morph target of morph track ${i}`);
     const target = targetIndex.get(targetName);
-    if (target === undefined) s.error(`morph track ${i} (clip '${clipName}') names morph target '${targetName.slice(0, 40)}', which the MorphTargets chunk does not define`);
-    if (tracks[c]!.some((t) => t.target === target)) s.error(`clip '${clipName}' has two morph tracks for '${targetName}'`);
+    if (target === undefined) s.error(`morph track ${i} (clip ${quoted(clipName)}) names morph target ${quoted(targetName)}, which the MorphTargets chunk does not define`);
+    // Clips and targets are both at most 65535.
+    const pair = c * 65536 + target;
+    if (pairs.has(pair)) s.error(`clip ${quoted(clipName)} has two morph tracks for ${quoted(targetName)}`);
+    pairs.add(pair);
     s.expect('#Keyframes:');
-    const count = s.int(`keyframe count of morph track '${targetName}' in clip '${clipName}'`, 0, 1 << 24);
-    s.checkCount(count, MIN_CHARS_WEIGHT, `keyframe (morph track '${targetName}', clip '${clipName}')`);
+    const count = s.int(`keyframe count of morph track ${quoted(targetName)} in clip ${quoted(clipName)}`, 0, 1 << 24);
+    s.checkCount(count, MIN_CHARS_WEIGHT, `keyframe (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
     s.expect('{');
     const times = new Float32Array(count);
     const values = new Float32Array(count);
     for (let k = 0; k < count; k++) {
       s.expect('Time:');
-      const t = s.number(`key time (morph track '${targetName}', clip '${clipName}')`);
-      if (t < 0) s.error(`key time ${t} of morph track '${targetName}' in clip '${clipName}' is negative`);
-      if (k > 0 && t < times[k - 1]!) s.error(`key times of morph track '${targetName}' in clip '${clipName}' go backwards (${t} after ${times[k - 1]})`);
+      const t = s.number(`key time (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
       times[k] = t;
       s.expect('Weight:');
-      values[k] = s.number(`key weight (morph track '${targetName}', clip '${clipName}')`);
+      values[k] = s.number(`key weight (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
     }
     s.expect('}');
     tracks[c]!.push({ target, times, values });

@@ -1,4 +1,5 @@
 import { LoadError } from '../../model/errors.ts';
+import { quoted } from '../../model/message.ts';
 import { decodeText } from './read-decode.ts';
 import { MAX_X_DEPTH, XTreeBuilder } from './read-tree.ts';
 import type { XObject } from './xnode.ts';
@@ -202,7 +203,7 @@ class BinaryReader {
       this.fail(`expected a name or a GUID in the reference opened by '{' at byte ${at}, found ${this.describe(t)}`, this.pos - 2);
     }
     if (t !== T_CBRACE) {
-      const what = name === '' ? 'the reference' : `the reference to '${name}'`;
+      const what = name === '' ? 'the reference' : `the reference to ${quoted(name)}`;
       this.fail(`expected '}' to close ${what} opened at byte ${at}, found ${this.describe(t)}`, this.pos - 2);
     }
     this.tree.reference(name, 0, at);
@@ -214,7 +215,7 @@ class BinaryReader {
     const name = t === T_NAME ? this.counted('name') : '';
     if (t === T_NAME) t = this.token();
     if (t !== T_OBRACE) {
-      this.fail(`expected '{' to open the template declaration${name === '' ? '' : ` '${name}'`} at byte ${at}, found ${this.describe(t)}`, this.pos - 2);
+      this.fail(`expected '{' to open the template declaration${name === '' ? '' : ` ${quoted(name)}`} at byte ${at}, found ${this.describe(t)}`, this.pos - 2);
     }
     let depth = 1;
     while (depth > 0) {
@@ -244,9 +245,9 @@ class BinaryReader {
           this.skipCounted(this.floatBytes, 'float list');
           break;
         case T_EOF:
-          this.fail(`unexpected end of file: template declaration '${name}' opened at byte ${at} is missing its '}' (is the file truncated?)`, this.end);
+          this.fail(`unexpected end of file: template declaration ${quoted(name)} opened at byte ${at} is missing its '}' (is the file truncated?)`, this.end);
         default:
-          if (!TOKEN_TEXT.has(t)) this.fail(`${this.describe(t)} in template declaration '${name}'`, tokAt);
+          if (!TOKEN_TEXT.has(t)) this.fail(`${this.describe(t)} in template declaration ${quoted(name)}`, tokAt);
       }
     }
   }
@@ -370,5 +371,5 @@ class BinaryReader {
 }
 
 function label(template: string, name: string): string {
-  return name === '' ? `'${template}'` : `'${template} ${name}'`;
+  return quoted(name === '' ? template : `${template} ${name}`);
 }

@@ -16,9 +16,12 @@ import { X_HEADER_SIZE } from './read-header.ts';
  *     ...     one raw deflate stream whose back-references may reach into the previous 32 KiB of output
  *             (the window carries over from block to block: passed to fflate as its dictionary)
  *
- * Nothing is allocated from the declared total: it is checked against a cap and against what the blocks
- * present could expand to, each block's output is bounded by its 16-bit size, and the result is assembled
- * from what the blocks actually produced. Every block must expand to exactly its declared size.
+ * Nothing is allocated from the declared total alone: it is checked against a cap and against what the
+ * blocks present could expand to, and the output buffer starts at a multiple of the compressed size and
+ * doubles as blocks actually fill it. Each block inflates straight into that buffer, its dictionary a view of
+ * the 32 KiB before it, so the cost is linear however small the blocks are (a file of 100,000 one-byte
+ * blocks used to rebuild a 32 KiB window from 32,768 pieces per block). Every block must expand to exactly
+ * its declared size.
  */
 
 /** Largest decompressed .x accepted (the biggest real files are a few tens of MiB). */
@@ -26,6 +29,8 @@ export const MAX_X_DECOMPRESSED = 512 * 1024 * 1024;
 
 const WINDOW = 32 * 1024;
 const BLOCK_HEADER = 4;
+/** First guess of the expansion ratio (the corpus files expand 2.4× to 4×); the buffer grows past it as needed. */
+const FIRST_RATIO = 16;
 
 export function inflateMszip(bytes: Uint8Array, fileName: string, warnings: string[]): Uint8Array {
   const fail = (message: string, offset: number): never => {
@@ -52,7 +57,10 @@ export function inflateMszip(bytes: Uint8Array, fileName: string, warnings: stri
     );
   }
 
-  const blocks: Uint8Array[] = [];
+  // One byte beyond each block's declared size lets an overlong block show itself (fflate stops at the buffer's end).
+  const limit = X_HEADER_SIZE + wanted + 1;
+  let result: Uint8Array = new Uint8Array(Math.min(limit, X_HEADER_SIZE + FIRST_RATIO * bytes.length + 65536));
+  result.set(bytes.subarray(0, X_HEADER_SIZE));
   let produced = 0;
   let pos = X_HEADER_SIZE + 4;
   let index = 0;
@@ -74,10 +82,12 @@ export function inflateMszip(bytes: Uint8Array, fileName: string, warnings: stri
     if (rawSize > wanted - produced) {
       fail(`${where} expands to ${rawSize} bytes, past the ${wanted} bytes the header declares`, at);
     }
-    const out = new Uint8Array(rawSize + 1);
+    const o = X_HEADER_SIZE + produced;
+    if (o + rawSize + 1 > result.length) result = grown(result, o, Math.min(limit, Math.max(2 * result.length, o + rawSize + 1)));
+    const dictionary = produced > 0 ? result.subarray(Math.max(X_HEADER_SIZE, o - WINDOW), o) : undefined;
     let block: Uint8Array;
     try {
-      block = inflateSync(bytes.subarray(pos + 2, pos + packedSize), { out, dictionary: windowBefore(blocks) });
+      block = inflateSync(bytes.subarray(pos + 2, pos + packedSize), { out: result.subarray(o, o + rawSize + 1), dictionary });
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       return fail(`${where} is corrupt: its deflate data cannot be expanded (${reason})`, at);
@@ -86,7 +96,6 @@ export function inflateMszip(bytes: Uint8Array, fileName: string, warnings: stri
       const got = block.length > rawSize ? `more than ${rawSize}` : `${block.length}`;
       fail(`${where} is corrupt: it expands to ${got} bytes, its header says ${rawSize}`, at);
     }
-    blocks.push(block);
     produced += rawSize;
     pos += packedSize;
     index++;
@@ -95,33 +104,14 @@ export function inflateMszip(bytes: Uint8Array, fileName: string, warnings: stri
     warnings.push(`ignored ${bytes.length - pos} bytes after the last compressed block (byte ${pos})`);
   }
 
-  const result = new Uint8Array(X_HEADER_SIZE + produced);
-  result.set(bytes.subarray(0, X_HEADER_SIZE));
-  let o = X_HEADER_SIZE;
-  for (const b of blocks) {
-    result.set(b, o);
-    o += b.length;
-  }
-  return result;
+  const size = X_HEADER_SIZE + produced;
+  // Trimmed by a copy only when the doubling left much more than the one spare byte.
+  return result.length - size > size >> 3 ? result.slice(0, size) : result.subarray(0, size);
 }
 
-/** The last 32 KiB of output before the next block (usually exactly the previous block). */
-function windowBefore(blocks: readonly Uint8Array[]): Uint8Array | undefined {
-  const n = blocks.length;
-  if (n === 0) return undefined;
-  const last = blocks[n - 1]!;
-  if (last.length >= WINDOW || n === 1) return last.length > WINDOW ? last.subarray(last.length - WINDOW) : last;
-  let size = 0;
-  let first = n;
-  while (first > 0 && size < WINDOW) size += blocks[--first]!.length;
-  const take = Math.min(size, WINDOW);
-  const window = new Uint8Array(take);
-  let o = take;
-  for (let i = n - 1; i >= first && o > 0; i--) {
-    const b = blocks[i]!;
-    const k = Math.min(b.length, o);
-    window.set(b.subarray(b.length - k), o - k);
-    o -= k;
-  }
-  return window;
+/** `buffer` moved into a new buffer of `size` bytes, its first `used` bytes kept. */
+function grown(buffer: Uint8Array, used: number, size: number): Uint8Array {
+  const next = new Uint8Array(size);
+  next.set(buffer.subarray(0, used));
+  return next;
 }

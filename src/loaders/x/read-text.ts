@@ -1,4 +1,5 @@
 import { LoadError } from '../../model/errors.ts';
+import { quoted } from '../../model/message.ts';
 import { decodeText, excerpt } from './read-decode.ts';
 import { MAX_X_DEPTH, XTreeBuilder } from './read-tree.ts';
 import type { XObject } from './xnode.ts';
@@ -168,7 +169,7 @@ class TextReader {
       this.fail(`expected an object name or a GUID in the reference opened by '{' at line ${line}, found ${this.describe(k)}`);
     }
     if (k !== RBRACE) {
-      const what = name === '' ? 'the reference' : `the reference to '${name}'`;
+      const what = name === '' ? 'the reference' : `the reference to ${quoted(name)}`;
       this.fail(`expected '}' to close ${what} opened at line ${line}, found ${this.describe(k)}`);
     }
     this.tree.reference(name, line, offset);
@@ -180,14 +181,14 @@ class TextReader {
     let k = this.next();
     const name = k === WORD ? this.tokenText() : '';
     if (k === WORD) k = this.next();
-    if (k !== LBRACE) this.fail(`expected '{' to open the template declaration ${name === '' ? '' : `'${name}' `}at line ${line}, found ${this.describe(k)}`);
+    if (k !== LBRACE) this.fail(`expected '{' to open the template declaration ${name === '' ? '' : `${quoted(name)} `}at line ${line}, found ${this.describe(k)}`);
     let depth = 1;
     while (depth > 0) {
       k = this.next();
       if (k === LBRACE) depth++;
       else if (k === RBRACE) depth--;
       else if (k === EOF) {
-        this.fail(`unexpected end of file: template declaration '${name}' opened at line ${line} is missing its '}' (is the file truncated?)`);
+        this.fail(`unexpected end of file: template declaration ${quoted(name)} opened at line ${line} is missing its '}' (is the file truncated?)`);
       }
     }
   }
@@ -430,7 +431,7 @@ class TextReader {
 }
 
 function label(template: string, name: string): string {
-  return name === '' ? `'${template}'` : `'${template} ${name}'`;
+  return quoted(name === '' ? template : `${template} ${name}`);
 }
 
 /** `1.#QNAN`, `-1.#IND00`, `1.#INF`, `1.#SNAN` (MSVC printf of non-finite values). */

@@ -2,6 +2,7 @@ import { decomposeTRS } from '../../model/build.ts';
 import { mirrorMat4, mirrorQuat, mirrorVec3 } from '../../model/handedness.ts';
 import { TRS_STRIDE, type Channel, type Clip, type Track } from '../../model/types.ts';
 import type { mat4 } from 'gl-matrix';
+import { quoted } from '../../model/message.ts';
 import type { NodeList } from './scene-nodes.ts';
 import { MORPH_TRACK_TEMPLATE, readMorphTrack, toMorphTracks, type FileMorphTrack } from './scene-morph.ts';
 import { NumberCursor, UniqueNames, describeObject, isTemplate, noteSkipped, objectError, type XContext } from './scene-read.ts';
@@ -90,7 +91,7 @@ export function buildClips(ctx: XContext, nodes: NodeList, morphTargets: Readonl
   if (loose.length > 0) {
     const rate = ticks || firstTicks || DEFAULT_TICKS_PER_SECOND;
     const name = names.make(`Anim-${setIndex + 1}`);
-    ctx.warnings.push(`${loose.length} Animation objects outside any AnimationSet gathered into clip '${name}'`);
+    ctx.warnings.push(`${loose.length} Animation objects outside any AnimationSet gathered into clip ${quoted(name)}`);
     clips.push(buildClip(ctx, nodes, name, loose, rate));
   }
   return clips;
@@ -152,14 +153,14 @@ function buildClip(
     maxTime = Math.max(maxTime, t.ticks[t.ticks.length - 1]! / ticksPerSecond);
   }
   if (missing.length > 0) {
-    const list = missing.slice(0, 5).map((m) => `'${m}'`).join(', ');
-    ctx.warnings.push(`clip '${name}': ${missing.length} animations drive frames the file does not have (${list}${missing.length > 5 ? ', ...' : ''}); skipped`);
+    const list = missing.slice(0, 5).map((m) => `${quoted(m)}`).join(', ');
+    ctx.warnings.push(`clip ${quoted(name)}: ${missing.length} animations drive frames the file does not have (${list}${missing.length > 5 ? ', ...' : ''}); skipped`);
   }
-  if (untargeted > 0) ctx.warnings.push(`clip '${name}': ${untargeted} animations name no frame; skipped`);
-  if (merged > 0) ctx.warnings.push(`clip '${name}': ${merged} animations drive a frame another animation already drives; their keys replace the earlier ones`);
-  if (reordered > 0) ctx.warnings.push(`clip '${name}': ${reordered} keys were out of order or at a repeated time; sorted, repeats dropped (the later kept)`);
+  if (untargeted > 0) ctx.warnings.push(`clip ${quoted(name)}: ${untargeted} animations name no frame; skipped`);
+  if (merged > 0) ctx.warnings.push(`clip ${quoted(name)}: ${merged} animations drive a frame another animation already drives; their keys replace the earlier ones`);
+  if (reordered > 0) ctx.warnings.push(`clip ${quoted(name)}: ${reordered} keys were out of order or at a repeated time; sorted, repeats dropped (the later kept)`);
   if (minTime < 0) {
-    ctx.warnings.push(`clip '${name}': keys start at ${minTime.toFixed(4)} s; shifted to start at 0`);
+    ctx.warnings.push(`clip ${quoted(name)}: keys start at ${minTime.toFixed(4)} s; shifted to start at 0`);
     for (const t of tracks.values()) {
       for (const ch of [t.translation, t.rotation, t.scale]) if (ch) for (let k = 0; k < ch.times.length; k++) ch.times[k] = ch.times[k]! - minTime;
     }
@@ -221,7 +222,9 @@ function readKey(ctx: XContext, obj: XObject, track: TrackBuild, ticksPerSecond:
       const o = keep[k]! * 4;
       const w = raw[o]!, x = raw[o + 1]!, y = raw[o + 2]!, z = raw[o + 3]!;
       const len = Math.hypot(w, x, y, z);
-      if (!(len > 1e-12) || !Number.isFinite(len)) throw objectError(ctx, obj, `rotation key ${keep[k]} has zero length`);
+      if (!Number.isFinite(len)) throw objectError(ctx, obj, `rotation key ${keep[k]} has NaN or infinite values`);
+      // A zero-length rotation stays zero: validateScene replaces it with the identity and warns.
+      if (!(len > 1e-12)) continue;
       values[k * 4] = -x / len;
       values[k * 4 + 1] = -y / len;
       values[k * 4 + 2] = -z / len;

@@ -1,4 +1,5 @@
 import type { Material } from '../../model/types.ts';
+import { quoted } from '../../model/message.ts';
 import { NumberCursor, isTemplate, noteSkipped, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -69,7 +70,7 @@ export class MaterialTable {
   fromReference(name: string, meshName: string): number {
     const obj = this.named.get(name);
     if (obj === undefined) {
-      this.ctx.warnings.push(`mesh '${meshName}' refers to material '${name}', which the file does not define; default material used`);
+      this.ctx.warnings.push(`mesh ${quoted(meshName)} refers to material ${quoted(name)}, which the file does not define; default material used`);
       return -1;
     }
     return this.fromObject(obj);

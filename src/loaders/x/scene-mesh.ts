@@ -2,9 +2,10 @@ import { mat3, mat4 } from 'gl-matrix';
 import { normaliseInfluences, orientWinding } from '../../model/build.ts';
 import { flipWinding, mirrorMat4, mirrorTangent, mirrorVec3 } from '../../model/handedness.ts';
 import { MAX_INFLUENCES, type SkinnedMesh, type Subset } from '../../model/types.ts';
+import { quoted } from '../../model/message.ts';
 import type { MaterialTable } from './scene-material.ts';
 import type { NodeList } from './scene-nodes.ts';
-import { MORPH_TARGET_TEMPLATE, morphToVertices, readMorphTarget, type FileMorph, type NamedMorph } from './scene-morph.ts';
+import { MORPH_TARGET_TEMPLATE, morphToVertices, readMorphTarget, splitPositions, type FileMorph, type NamedMorph } from './scene-morph.ts';
 import { NumberCursor, describeObject, isTemplate, noteSkipped, objectError, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -112,7 +113,7 @@ function readDeclData(ctx: XContext, obj: XObject, positions: number, meshName: 
   const nDWords = c.count('data DWORDs', 1);
   const out: DeclAttributes = { normals: null, uvs: null, tangents: null, binormals: null };
   if (stride === 0 || nDWords !== stride * positions) {
-    ctx.warnings.push(`mesh '${meshName}': DeclData holds ${nDWords} DWORDs, not ${stride} per vertex for ${positions} vertices; ignored`);
+    ctx.warnings.push(`mesh ${quoted(meshName)}: DeclData holds ${nDWords} DWORDs, not ${stride} per vertex for ${positions} vertices; ignored`);
     return out;
   }
   const data = obj.numbers;
@@ -124,7 +125,7 @@ function readDeclData(ctx: XContext, obj: XObject, positions: number, meshName: 
     const wanted =
       usage === USAGE_NORMAL || usage === USAGE_TANGENT || usage === USAGE_BINORMAL || (usage === USAGE_TEXCOORD && usageIndices[e] === 0);
     if (wanted && !isFloatDecl(type)) {
-      ctx.warnings.push(`mesh '${meshName}': DeclData ${USAGE_NAMES[usage] ?? usage} of vertex type ${type} is not a float type; ignored`);
+      ctx.warnings.push(`mesh ${quoted(meshName)}: DeclData ${USAGE_NAMES[usage] ?? usage} of vertex type ${type} is not a float type; ignored`);
     } else if (wanted) {
       const width = usage === USAGE_TEXCOORD ? 2 : 3;
       const dst = new Float32Array(positions * width);
@@ -193,7 +194,7 @@ function readFVFData(ctx: XContext, obj: XObject, positions: number, meshName: s
   if (tail > 0 && nDWords === tail * positions) skip = 0;
   else if (blendDWords > 0 && nDWords === (tail + blendDWords) * positions) skip = blendDWords;
   if (skip < 0) {
-    ctx.warnings.push(`mesh '${meshName}': FVFData 0x${fvf.toString(16)} holds ${nDWords} DWORDs, not ${tail} per vertex for ${positions} vertices; ignored`);
+    ctx.warnings.push(`mesh ${quoted(meshName)}: FVFData 0x${fvf.toString(16)} holds ${nDWords} DWORDs, not ${tail} per vertex for ${positions} vertices; ignored`);
     return out;
   }
   const stride = tail + skip;
@@ -278,7 +279,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
   c.read(filePos, 0, nPos * 3, 'vertex positions');
   const nFaces = c.count('faces', 1);
   const faces = readFaces(c, nFaces, nPos, 'face');
-  if (c.left > 0) ctx.warnings.push(`mesh '${name}': ${c.left} numbers after the faces ignored`);
+  if (c.left > 0) ctx.warnings.push(`mesh ${quoted(name)}: ${c.left} numbers after the faces ignored`);
 
   let normalData: Float64Array | null = null;
   let normalFaces: { starts: Uint32Array; corners: Uint32Array } | null = null;
@@ -288,9 +289,10 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
   let materialList: XObject | null = null;
   const skins: XObject[] = [];
   const fileMorphs: FileMorph[] = [];
+  const morphNames = new Set<string>();
   for (const child of obj.children) {
     if (child.kind === 'ref') {
-      ctx.warnings.push(`mesh '${name}': reference '{ ${child.name} }' ignored`);
+      ctx.warnings.push(`mesh ${quoted(name)}: reference '{ ${child.name} }' ignored`);
       continue;
     }
     if (isTemplate(child, 'MeshNormals')) {
@@ -301,7 +303,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
       const nFaceNormals = nc.count('face normals', 1);
       const fn = readFaces(nc, nFaceNormals, nNormals, 'normal face');
       if (nFaceNormals !== nFaces || !sameFaceShapes(fn.starts, faces.starts)) {
-        ctx.warnings.push(`mesh '${name}': MeshNormals faces do not match the mesh faces (${nFaceNormals} vs ${nFaces}); normals recomputed`);
+        ctx.warnings.push(`mesh ${quoted(name)}: MeshNormals faces do not match the mesh faces (${nFaceNormals} vs ${nFaces}); normals recomputed`);
       } else {
         normalData = data;
         normalFaces = fn;
@@ -310,7 +312,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
       const tc = new NumberCursor(ctx, child);
       const n = tc.count('texture coordinates', 2);
       if (n < nPos) {
-        ctx.warnings.push(`mesh '${name}': ${n} texture coordinates for ${nPos} vertices; ignored`);
+        ctx.warnings.push(`mesh ${quoted(name)}: ${n} texture coordinates for ${nPos} vertices; ignored`);
       } else {
         uvs = new Float32Array(nPos * 2);
         tc.read(uvs, 0, nPos * 2, 'texture coordinates');
@@ -328,7 +330,8 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
       skins.push(child);
     } else if (isTemplate(child, MORPH_TARGET_TEMPLATE)) {
       const m = readMorphTarget(ctx, child, nPos);
-      if (fileMorphs.some((o) => o.name === m.name)) throw objectError(ctx, child, `mesh '${name}' has two morph targets named '${m.name}'`);
+      if (morphNames.has(m.name)) throw objectError(ctx, child, `mesh ${quoted(name)} has two morph targets named ${quoted(m.name)}`);
+      morphNames.add(m.name);
       fileMorphs.push(m);
     } else if (
       isTemplate(child, 'XSkinMeshHeader') ||
@@ -378,7 +381,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
       cornerVertex[i] = v;
     }
   }
-  if (degenerate > 0) ctx.warnings.push(`mesh '${name}': ${degenerate} faces with fewer than 3 corners skipped`);
+  if (degenerate > 0) ctx.warnings.push(`mesh ${quoted(name)}: ${degenerate} faces with fewer than 3 corners skipped`);
   const vertexCount = vertexPos.length;
 
   // Triangles grouped by material: counting sort on the face's subset.
@@ -415,7 +418,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
   const outUvs = uvs ? new Float32Array(vertexCount * 2) : null;
   const tangents = decl?.tangents ? new Float32Array(vertexCount * 4) : null;
   const positionNormals = normalData === null ? (decl?.normals ?? computeNormals(filePos, faces)) : null;
-  if (normalData === null && !decl?.normals) ctx.warnings.push(`mesh '${name}' has no normals; computed smooth normals from its faces`);
+  if (normalData === null && !decl?.normals) ctx.warnings.push(`mesh ${quoted(name)} has no normals; computed smooth normals from its faces`);
   for (let v = 0; v < vertexCount; v++) {
     const p = vertexPos[v]!;
     for (let k = 0; k < 3; k++) positions[v * 3 + k] = filePos[p * 3 + k]!;
@@ -450,11 +453,12 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
   const skinned = skins.length > 0;
   // Morph deltas follow the vertices: mirrored, and for a rigid mesh carried through its frame (scene-morph.ts).
   const rigidModel = skinned ? null : (nodes.restModel.subarray(holder * 16, holder * 16 + 16) as unknown as mat4);
+  const split = fileMorphs.length > 0 ? splitPositions(nPos, vertexPos) : null;
   const morphs: NamedMorph[] = fileMorphs.map((m) => ({
     obj: m.obj,
     name: m.name,
     kind: m.kind,
-    deltas: morphToVertices(m, nPos, vertexPos, rigidModel, skinned ? null : normals),
+    deltas: morphToVertices(m, split!, rigidModel, skinned ? null : normals),
   }));
   if (skinned) {
     const table = new InfluenceTable(nPos);
@@ -490,10 +494,10 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
       }
     }
     if (overfull > 0) {
-      ctx.warnings.push(`mesh '${name}': ${overfull} vertices had more than ${MAX_INFLUENCES} bone influences; kept the ${MAX_INFLUENCES} largest and renormalised`);
+      ctx.warnings.push(`mesh ${quoted(name)}: ${overfull} vertices had more than ${MAX_INFLUENCES} bone influences; kept the ${MAX_INFLUENCES} largest and renormalised`);
     }
     if (unweighted > 0) {
-      ctx.warnings.push(`mesh '${name}': ${unweighted} vertices have no skin weight; they stay where the file puts them, following frame '${nodes.names[holder]}'`);
+      ctx.warnings.push(`mesh ${quoted(name)}: ${unweighted} vertices have no skin weight; they stay where the file puts them, following frame ${quoted(nodes.names[holder])}`);
     }
   } else {
     addRigidSlot(nodes, holder, bones, invBind);
@@ -503,7 +507,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
   }
   const influence = normaliseInfluences(joints, weights, vertexCount);
   if (skinned && influence.rescaled > 0) {
-    ctx.warnings.push(`mesh '${name}': ${influence.rescaled} vertices had skin weights not summing to 1; rescaled`);
+    ctx.warnings.push(`mesh ${quoted(name)}: ${influence.rescaled} vertices had skin weights not summing to 1; rescaled`);
   }
 
   // Winding is judged in model space, after a rigid mesh's frame transform, as D3D culls it: a mirroring
@@ -647,9 +651,9 @@ function readMaterialList(
     if (Number.isInteger(m) && m >= 0 && m < nMaterials) faceMaterial[f] = m;
     else outOfRange++;
   }
-  if (outOfRange > 0) ctx.warnings.push(`mesh '${meshName}': ${outOfRange} faces name a material outside 0..${nMaterials - 1}; they use the first`);
+  if (outOfRange > 0) ctx.warnings.push(`mesh ${quoted(meshName)}: ${outOfRange} faces name a material outside 0..${nMaterials - 1}; they use the first`);
   if (nIndexes < nFaces && nIndexes > 0) faceMaterial.fill(faceMaterial[nIndexes - 1]!, nIndexes);
-  if (nIndexes > nFaces) ctx.warnings.push(`mesh '${meshName}': MeshMaterialList has ${nIndexes} face indexes for ${nFaces} faces; the extra ones ignored`);
+  if (nIndexes > nFaces) ctx.warnings.push(`mesh ${quoted(meshName)}: MeshMaterialList has ${nIndexes} face indexes for ${nFaces} faces; the extra ones ignored`);
 
   for (const child of obj.children) {
     if (subsetMaterial.length >= nMaterials) break;
@@ -661,7 +665,7 @@ function readMaterialList(
     } else noteSkipped(ctx, child);
   }
   if (subsetMaterial.length < nMaterials) {
-    ctx.warnings.push(`mesh '${meshName}': MeshMaterialList declares ${nMaterials} materials but holds ${subsetMaterial.length}; default material used for the rest`);
+    ctx.warnings.push(`mesh ${quoted(meshName)}: MeshMaterialList declares ${nMaterials} materials but holds ${subsetMaterial.length}; default material used for the rest`);
     // Only as many slots as the faces use: the declared count is not trusted for an allocation.
     let used = 0;
     for (let f = 0; f < nFaces; f++) used = Math.max(used, faceMaterial[f]! + 1);
@@ -686,13 +690,13 @@ function readSkinWeights(
   const bone = obj.strings[0];
   if (bone === undefined) throw objectError(ctx, obj, 'has no transformNodeName string');
   const c = new NumberCursor(ctx, obj);
-  const n = c.count(`weights of bone '${bone}'`, 2);
-  if (2 * n + 16 > c.left) c.fail(`bone '${bone}': ${n} weights and a 4x4 offset need ${2 * n + 16} numbers, but ${c.left} follow`);
+  const n = c.count(`weights of bone ${quoted(bone)}`, 2);
+  if (2 * n + 16 > c.left) c.fail(`bone ${quoted(bone)}: ${n} weights and a 4x4 offset need ${2 * n + 16} numbers, but ${c.left} follow`);
   const first = c.pos;
   for (let i = 0; i < n; i++) {
     const p = obj.numbers[first + i]!;
     if (!Number.isInteger(p) || p < 0 || p >= nPos) {
-      c.fail(`bone '${bone}': vertex index ${p} (weight ${i}) is out of range; mesh '${meshName}' has ${nPos} vertices`);
+      c.fail(`bone ${quoted(bone)}: vertex index ${p} (weight ${i}) is out of range; mesh ${quoted(meshName)} has ${nPos} vertices`);
     }
   }
   const offset = new Float32Array(16);
@@ -709,7 +713,7 @@ function readSkinWeights(
     if (!mat4.invert(rest, offset as unknown as mat4)) mat4.identity(rest);
     node = nodes.push(ctx, nodes.unique.make(bone), -1, rest as Float32Array, obj);
     missingBones.set(bone, node);
-    ctx.warnings.push(`${describeObject(obj)} in mesh '${meshName}' names bone '${bone}', which has no Frame; its vertices stay in the bind pose`);
+    ctx.warnings.push(`${describeObject(obj)} in mesh ${quoted(meshName)} names bone ${quoted(bone)}, which has no Frame; its vertices stay in the bind pose`);
   }
   const slot = bones.length;
   bones.push(node);

@@ -1,6 +1,9 @@
 import { mat3, type mat4 } from 'gl-matrix';
+import { LoadError } from '../../model/errors.ts';
 import { mirrorVec3 } from '../../model/handedness.ts';
 import type { MorphDeltas, MorphKind, MorphTrack, SkinnedMesh } from '../../model/types.ts';
+import { MAX_MORPH_SLOTS } from '../limits.ts';
+import { quoted } from '../../model/message.ts';
 import { NumberCursor, objectError, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -61,56 +64,78 @@ export function readMorphTarget(ctx: XContext, obj: XObject, nPos: number): File
   const name = obj.strings[0];
   if (name === undefined || name === '') throw objectError(ctx, obj, 'has no target name string');
   const c = new NumberCursor(ctx, obj);
-  const kind = c.index(`the kind of morph target '${name}' (0 modifier, 1 emotion)`, KINDS.length);
-  const n = c.count(`moved vertices of morph target '${name}'`, 7);
+  const kind = c.index(`the kind of morph target ${quoted(name)} (0 modifier, 1 emotion)`, KINDS.length);
+  const n = c.count(`moved vertices of morph target ${quoted(name)}`, 7);
   const positions = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const p = c.next(`vertex index ${i} of morph target '${name}'`);
-    if (!Number.isInteger(p) || p < 0 || p >= nPos) c.fail(`morph target '${name}': vertex index ${p} (entry ${i}) is out of range; the mesh has ${nPos} vertices`);
-    if (i > 0 && p <= positions[i - 1]!) c.fail(`morph target '${name}': vertex index ${p} (entry ${i}) after ${positions[i - 1]}; indices must be strictly ascending`);
+    const p = c.next(`vertex index ${i} of morph target ${quoted(name)}`);
+    if (!Number.isInteger(p) || p < 0 || p >= nPos) c.fail(`morph target ${quoted(name)}: vertex index ${p} (entry ${i}) is out of range; the mesh has ${nPos} vertices`);
+    if (i > 0 && p <= positions[i - 1]!) c.fail(`morph target ${quoted(name)}: vertex index ${p} (entry ${i}) after ${positions[i - 1]}; indices must be strictly ascending`);
     positions[i] = p;
   }
   const positionDeltas = new Float64Array(n * 3);
   const normalDeltas = new Float64Array(n * 3);
-  c.read(positionDeltas, 0, n * 3, `the position deltas of morph target '${name}'`);
-  c.read(normalDeltas, 0, n * 3, `the normal deltas of morph target '${name}'`);
+  c.read(positionDeltas, 0, n * 3, `the position deltas of morph target ${quoted(name)}`);
+  c.read(normalDeltas, 0, n * 3, `the normal deltas of morph target ${quoted(name)}`);
   for (const [what, a] of [['position', positionDeltas], ['normal', normalDeltas]] as const) {
     for (let i = 0; i < a.length; i++) {
-      if (!Number.isFinite(a[i]!)) c.fail(`morph target '${name}': ${what} delta of vertex ${positions[Math.floor(i / 3)]} is ${a[i]}, not a finite number`);
+      if (!Number.isFinite(a[i]!)) c.fail(`morph target ${quoted(name)}: ${what} delta of vertex ${positions[Math.floor(i / 3)]} is ${a[i]}, not a finite number`);
     }
   }
-  if (c.left > 0) ctx.warnings.push(`morph target '${name}': ${c.left} numbers after its normal deltas ignored`);
+  if (c.left > 0) ctx.warnings.push(`morph target ${quoted(name)}: ${c.left} numbers after its normal deltas ignored`);
   return { obj, name, kind: KINDS[kind]!, positions, positionDeltas, normalDeltas };
 }
 
 /**
- * A file target → deltas on the built mesh's vertices. `vertexPos[v]` is the file position output vertex
- * v was split from; deltas are mirrored into skinlab's frame. For a rigid mesh, `rigid` is its frame's rest
- * model matrix and `neutralNormals` the mirrored normals before that matrix was applied: position deltas
- * take its linear part, normal deltas become normalize(N·(n0 + dn)) − normalize(N·n0) with N its normal
- * matrix, so the morphed normal is exactly what transforming the morphed file normal would give.
+ * The output vertices split from each file position of one built mesh, shared by all its targets so each
+ * target costs time in proportion to the vertices it moves, not to the mesh (a mesh may carry thousands of
+ * targets). Vertices of position p are `list[start[p] .. start[p + 1])`, ascending; `entry` is scratch
+ * (-1 everywhere between calls of morphToVertices).
  */
-export function morphToVertices(
-  morph: FileMorph,
-  nPos: number,
-  vertexPos: readonly number[],
-  rigid: mat4 | null,
-  neutralNormals: Float32Array | null,
-): MorphDeltas {
-  const entry = new Int32Array(nPos).fill(-1);
-  for (let i = 0; i < morph.positions.length; i++) entry[morph.positions[i]!] = i;
+export interface PositionSplit {
+  readonly vertexPos: readonly number[];
+  readonly start: Uint32Array;
+  readonly list: Uint32Array;
+  readonly entry: Int32Array;
+}
+
+/** `vertexPos[v]` is the file position (< nPos) output vertex v was split from. */
+export function splitPositions(nPos: number, vertexPos: readonly number[]): PositionSplit {
+  const start = new Uint32Array(nPos + 1);
+  for (const p of vertexPos) start[p + 1]!++;
+  for (let p = 0; p < nPos; p++) start[p + 1]! += start[p]!;
+  const fill = start.slice(0, nPos);
+  const list = new Uint32Array(vertexPos.length);
+  for (let v = 0; v < vertexPos.length; v++) list[fill[vertexPos[v]!]!++] = v;
+  return { vertexPos, start, list, entry: new Int32Array(nPos).fill(-1) };
+}
+
+/**
+ * A file target → deltas on the built mesh's vertices (ascending, as MorphDeltas requires); deltas are
+ * mirrored into skinlab's frame. For a rigid mesh, `rigid` is its frame's rest model matrix and
+ * `neutralNormals` the mirrored normals before that matrix was applied: position deltas take its linear
+ * part, normal deltas become normalize(N·(n0 + dn)) − normalize(N·n0) with N its normal matrix, so the
+ * morphed normal is exactly what transforming the morphed file normal would give.
+ */
+export function morphToVertices(morph: FileMorph, split: PositionSplit, rigid: mat4 | null, neutralNormals: Float32Array | null): MorphDeltas {
+  const { entry, start, list, vertexPos } = split;
   let count = 0;
-  for (let v = 0; v < vertexPos.length; v++) if (entry[vertexPos[v]!]! >= 0) count++;
+  for (let i = 0; i < morph.positions.length; i++) {
+    const p = morph.positions[i]!;
+    entry[p] = i;
+    count += start[p + 1]! - start[p]!;
+  }
   const vertices = new Uint32Array(count);
+  let k = 0;
+  for (const p of morph.positions) for (let j = start[p]!; j < start[p + 1]!; j++) vertices[k++] = list[j]!;
+  vertices.sort();
   const positions = new Float32Array(count * 3);
   const normals = new Float32Array(count * 3);
   const nm = mat3.create();
   if (rigid && !mat3.normalFromMat4(nm, rigid)) mat3.identity(nm);
-  let k = 0;
-  for (let v = 0; v < vertexPos.length; v++) {
+  for (k = 0; k < count; k++) {
+    const v = vertices[k]!;
     const i = entry[vertexPos[v]!]!;
-    if (i < 0) continue;
-    vertices[k] = v;
     for (let c = 0; c < 3; c++) {
       positions[k * 3 + c] = morph.positionDeltas[i * 3 + c]!;
       normals[k * 3 + c] = morph.normalDeltas[i * 3 + c]!;
@@ -129,8 +154,8 @@ export function morphToVertices(
       const b = transformNormal(nm, n1);
       for (let c = 0; c < 3; c++) normals[k * 3 + c] = b[c]! - a[c]!;
     }
-    k++;
   }
+  for (const p of morph.positions) entry[p] = -1;
   return { vertices, positions, normals };
 }
 
@@ -144,7 +169,8 @@ function transformNormal(nm: mat3, n: readonly number[]): number[] {
 
 /**
  * Targets of every mesh merged by name, in order of first appearance: Scene.morphTargets, morphKinds and
- * each mesh's `morphs` (indexed like the targets; absent on a mesh no target moves a vertex of). A kind that differs
+ * each mesh's `morphs` (indexed like the targets; absent on a mesh no target moves a vertex of). Refuses
+ * (LoadError) more than MAX_MORPH_SLOTS (mesh, target) slots. A kind that differs
  * between meshes keeps the first with a warning.
  */
 export function mergeMorphs(
@@ -162,14 +188,22 @@ export function mergeMorphs(
         names.push(m.name);
         kinds.push(m.kind);
       } else if (kinds[known] !== m.kind) {
-        ctx.warnings.push(`morph target '${m.name}' is a ${kinds[known]} in one mesh and a ${m.kind} in mesh '${mesh.name}'; kept ${kinds[known]}`);
+        ctx.warnings.push(`morph target ${quoted(m.name)} is a ${kinds[known]} in one mesh and a ${m.kind} in mesh ${quoted(mesh.name)}; kept ${kinds[known]}`);
       }
     }
   }
+  const moving = built.filter(({ morphs }) => morphs.some((m) => m.deltas.vertices.length > 0));
+  if (moving.length * names.length > MAX_MORPH_SLOTS) {
+    throw new LoadError(
+      `${ctx.fileName}: ${moving.length} meshes with morph targets × ${names.length} targets is ${moving.length * names.length} morph slots, ` +
+        `more than the ${MAX_MORPH_SLOTS} skinlab holds`,
+    );
+  }
+  // Unmoved slots share one empty set of deltas: a file may name many targets that each move few meshes.
+  const empty: MorphDeltas = { vertices: new Uint32Array(0), positions: new Float32Array(0), normals: new Float32Array(0) };
   const meshes = built.map(({ mesh, morphs }) => {
     if (!morphs.some((m) => m.deltas.vertices.length > 0)) return mesh;
-    const empty = (): MorphDeltas => ({ vertices: new Uint32Array(0), positions: new Float32Array(0), normals: new Float32Array(0) });
-    const list = names.map(empty);
+    const list: MorphDeltas[] = new Array<MorphDeltas>(names.length).fill(empty);
     for (const m of morphs) list[index.get(m.name)!] = m.deltas;
     return { ...mesh, morphs: list };
   });
@@ -189,22 +223,22 @@ export function readMorphTrack(ctx: XContext, obj: XObject, targets: ReadonlyMap
   if (name === undefined || name === '') throw objectError(ctx, obj, 'has no target name string');
   const target = targets.get(name);
   if (target === undefined) {
-    const known = [...targets.keys()].slice(0, 8).map((t) => `'${t}'`).join(', ');
-    throw objectError(ctx, obj, `names morph target '${name}', which no mesh of the file defines (${known || 'the file has none'})`);
+    const known = [...targets.keys()].slice(0, 8).map((t) => `${quoted(t)}`).join(', ');
+    throw objectError(ctx, obj, `names morph target ${quoted(name)}, which no mesh of the file defines (${known || 'the file has none'})`);
   }
   const c = new NumberCursor(ctx, obj);
-  const n = c.count(`keys of morph track '${name}'`, 3);
+  const n = c.count(`keys of morph track ${quoted(name)}`, 3);
   const ticks = new Float64Array(n);
   const values = new Float32Array(n);
   for (let k = 0; k < n; k++) {
     const t = c.next(`time of key ${k}`);
-    if (!Number.isFinite(t)) c.fail(`morph track '${name}': key ${k} has time ${t}`);
-    if (k > 0 && t < ticks[k - 1]!) c.fail(`morph track '${name}': key times go backwards (${t} after ${ticks[k - 1]})`);
+    if (!Number.isFinite(t)) c.fail(`morph track ${quoted(name)}: key ${k} has time ${t}`);
+    if (k > 0 && t < ticks[k - 1]!) c.fail(`morph track ${quoted(name)}: key times go backwards (${t} after ${ticks[k - 1]})`);
     ticks[k] = t;
     const count = c.next(`value count of key ${k}`);
-    if (count !== 1) c.fail(`morph track '${name}': key ${k} has ${count} values; a weight is 1`);
+    if (count !== 1) c.fail(`morph track ${quoted(name)}: key ${k} has ${count} values; a weight is 1`);
     const w = c.next(`weight of key ${k}`);
-    if (!Number.isFinite(w)) c.fail(`morph track '${name}': key ${k} has weight ${w}, not a finite number`);
+    if (!Number.isFinite(w)) c.fail(`morph track ${quoted(name)}: key ${k} has weight ${w}, not a finite number`);
     values[k] = w;
   }
   return { obj, target, ticks, values };
@@ -215,7 +249,7 @@ export function toMorphTracks(ctx: XContext, clipName: string, tracks: readonly 
   const out: MorphTrack[] = [];
   const seen = new Set<number>();
   for (const t of tracks) {
-    if (seen.has(t.target)) throw objectError(ctx, t.obj, `clip '${clipName}' already has a morph track for '${t.obj.strings[0]}'`);
+    if (seen.has(t.target)) throw objectError(ctx, t.obj, `clip ${quoted(clipName)} already has a morph track for ${quoted(t.obj.strings[0])}`);
     seen.add(t.target);
     const times = new Float32Array(t.ticks.length);
     for (let k = 0; k < times.length; k++) times[k] = t.ticks[k]! / ticksPerSecond - shift;

@@ -3,6 +3,7 @@ import { decomposeTRS } from '../../model/build.ts';
 import { LoadError } from '../../model/errors.ts';
 import { mirrorMat4 } from '../../model/handedness.ts';
 import { TRS_STRIDE } from '../../model/types.ts';
+import { quoted } from '../../model/message.ts';
 import { NumberCursor, UniqueNames, isTemplate, noteSkipped, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -45,7 +46,7 @@ export class NodeList {
   push(ctx: XContext, name: string, parent: number, local: Float32Array, at: XObject | null): number {
     const i = this.names.length;
     if (i >= MAX_NODES) {
-      const where = at ? ` (at ${at.template} '${at.name}', ${at.line > 0 ? `line ${at.line}` : `byte ${at.offset}`})` : '';
+      const where = at ? ` (at ${at.template} ${quoted(at.name)}, ${at.line > 0 ? `line ${at.line}` : `byte ${at.offset}`})` : '';
       throw new LoadError(`${ctx.fileName}: more than ${MAX_NODES} frames and nodes${where}; skinlab's skeleton holds at most ${MAX_NODES}`, at?.line ?? -1, at?.offset ?? -1);
     }
     if ((i + 1) * TRS_STRIDE > this.rest.length) {
@@ -132,7 +133,7 @@ export function addFrameTree(
           referencedMeshes.add(mesh);
           placements.push({ mesh, node });
         } else {
-          ctx.warnings.push(`frame '${name}' refers to '${c.name}', which is not a top-level Mesh; ignored`);
+          ctx.warnings.push(`frame ${quoted(name)} refers to ${quoted(c.name)}, which is not a top-level Mesh; ignored`);
         }
       } else if (isTemplate(c, 'Frame')) childFrames.push(c);
       else if (isTemplate(c, 'Mesh')) placements.push({ mesh: c, node });

@@ -1,4 +1,5 @@
 import { LoadError } from '../../model/errors.ts';
+import { clipped, quoted } from '../../model/message.ts';
 import type { XChild, XFile, XObject } from './xnode.ts';
 
 /**
@@ -16,7 +17,7 @@ export function describePosition(file: XFile, line: number, offset: number): str
 
 /** `Template 'name'` or `Template` for anonymous objects. */
 export function describeObject(obj: XObject): string {
-  return obj.name !== '' ? `${obj.template} '${obj.name}'` : obj.template;
+  return obj.name !== '' ? `${clipped(obj.template)} ${quoted(obj.name)}` : clipped(obj.template);
 }
 
 /** Context every scene-building step shares: the file, its name and the warnings list. */

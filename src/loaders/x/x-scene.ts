@@ -1,6 +1,7 @@
 import { validateScene } from '../../model/build.ts';
 import { LoadError } from '../../model/errors.ts';
 import type { Scene, SkinnedMesh } from '../../model/types.ts';
+import { clipped, quoted } from '../../model/message.ts';
 import { buildClips } from './scene-anim.ts';
 import { MaterialTable } from './scene-material.ts';
 import { buildMesh, type BuiltMesh, type MissingBones } from './scene-mesh.ts';
@@ -58,7 +59,8 @@ export function xToScene(file: XFile, fileName: string): Scene {
   }
   const unplaced = looseMeshes.filter((m) => !referenced.has(m));
   if (placements.length === 0 && unplaced.length === 0) {
-    const templates = [...new Set(file.objects.map((o) => o.template))].join(', ');
+    const distinct = [...new Set(file.objects.map((o) => o.template))];
+    const templates = distinct.slice(0, 8).map(clipped).join(', ') + (distinct.length > 8 ? `, ... (${distinct.length} kinds)` : '');
     throw new LoadError(`${fileName}: the file contains no Mesh (top-level objects: ${templates || 'none'})`);
   }
   if (unplaced.length > 0) {
@@ -82,7 +84,7 @@ export function xToScene(file: XFile, fileName: string): Scene {
 
   const turned = ctx.turnedRound;
   if (turned.length > 0) {
-    const list = turned.slice(0, 6).map((n) => `'${n}'`).join(', ') + (turned.length > 6 ? ', ...' : '');
+    const list = turned.slice(0, 6).map((n) => `${quoted(n)}`).join(', ') + (turned.length > 6 ? ', ...' : '');
     ctx.warnings.push(`${turned.length} mesh${turned.length === 1 ? '' : 'es'} wound against ${turned.length === 1 ? 'its' : 'their'} normals (${list}); turned round`);
   }
   for (const [, [template, count]] of ctx.skipped) {

@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+import { loadModel } from '../../src/loaders/load-model.ts';
+import { LoadError } from '../../src/model/errors.ts';
+import { arm, disarm } from './alloc-guard.ts';
+
+/**
+ * The fuzzer's oracle for one input: `loadModel` must either return a Scene or throw a LoadError whose
+ * message is non-empty, names the file and stays readable (a corrupt name must not turn into a
+ * megabyte-long message). Anything else is a failure: another exception type (TypeError, RangeError,
+ * "Maximum call stack size exceeded", "Invalid array length"...), an allocation over the input's budget
+ * (alloc-guard.ts; only metered when the guard is installed), or taking longer than `slowMs`.
+ * A hang never returns here: the campaign's watchdog kills the worker thread running it.
+ */
+
+export type Verdict = 'ok' | 'load-error' | 'crash' | 'bad-message' | 'alloc' | 'slow';
+
+export interface CaseResult {
+  readonly verdict: Verdict;
+  /** The LoadError or exception message (first 300 characters), or '' for 'ok'. */
+  readonly message: string;
+  /** The exception's stack for failures, '' otherwise. */
+  readonly stack: string;
+  readonly ms: number;
+  /** Bytes of typed arrays and buffers allocated while loading (0 without the guard). */
+  readonly allocated: number;
+}
+
+export const isFailure = (v: Verdict): boolean => v !== 'ok' && v !== 'load-error';
+
+/** Longest LoadError message accepted. */
+export const MAX_MESSAGE = 2000;
+
+/**
+ * Allocation budget of one input: ALLOC_FACTOR bytes per byte of input (of the decompressed stream for
+ * MSZIP files, which is what the readers walk) plus ALLOC_BASE. The unmutated corpus stays under a fifth
+ * of this (see fuzz.test.ts), a count trusted without a check exceeds it by orders of magnitude.
+ */
+export const ALLOC_FACTOR = 64;
+export const ALLOC_BASE = 64 * 1024 * 1024;
+
+/** What the readers will walk: the bytes, or for tzip/bzip the decompressed size the header can honestly claim. */
+export function streamSize(bytes: Uint8Array): number {
+  if (bytes.length < 20) return bytes.length;
+  const format = String.fromCharCode(bytes[8]!, bytes[9]!, bytes[10]!, bytes[11]!);
+  if (format !== 'tzip' && format !== 'bzip') return bytes.length;
+  const declared = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(16, true);
+  const capacity = Math.floor((bytes.length - 20) / 7) * 65535;
+  return Math.max(bytes.length, Math.min(declared, capacity));
+}
+
+export function allocationLimit(bytes: Uint8Array): number {
+  return ALLOC_FACTOR * streamSize(bytes) + ALLOC_BASE;
+}
+
+/** The code under test: the working tree's loader, or another checkout's (`npm run fuzz -- --against DIR`). */
+export interface Loader {
+  readonly loadModel: (fileName: string, bytes: Uint8Array) => unknown;
+  readonly LoadError: abstract new (...args: never[]) => Error;
+}
+
+export const CURRENT_LOADER: Loader = { loadModel, LoadError };
+
+/** The loader of another checkout at `dir` (its src/loaders/load-model.ts and src/model/errors.ts). */
+export async function loaderIn(dir: string): Promise<Loader> {
+  const { loadModel: load } = (await import(join(dir, 'src', 'loaders', 'load-model.ts'))) as { loadModel: Loader['loadModel'] };
+  const { LoadError: error } = (await import(join(dir, 'src', 'model', 'errors.ts'))) as { LoadError: Loader['LoadError'] };
+  return { loadModel: load, LoadError: error };
+}
+
+export function runCase(bytes: Uint8Array, fileName: string, slowMs: number, loader: Loader = CURRENT_LOADER): CaseResult {
+  arm(allocationLimit(bytes));
+  const t0 = performance.now();
+  let error: unknown = null;
+  try {
+    loader.loadModel(fileName, bytes);
+  } catch (e) {
+    error = e;
+  }
+  const ms = performance.now() - t0;
+  const meter = disarm();
+  const base = { ms, allocated: meter.used };
+  if (meter.tripped !== null) return { ...base, verdict: 'alloc', message: meter.tripped.message, stack: meter.tripped.stack };
+  if (error === null) return ms > slowMs ? { ...base, verdict: 'slow', message: `loaded in ${ms.toFixed(0)} ms`, stack: '' } : { ...base, verdict: 'ok', message: '', stack: '' };
+  if (!(error instanceof loader.LoadError)) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    return { ...base, verdict: 'crash', message: `${e.name}: ${e.message.slice(0, 300)}`, stack: e.stack ?? '' };
+  }
+  const message = error.message;
+  const problem =
+    message.trim() === '' ? 'empty LoadError message'
+    : !message.includes(fileName) ? 'LoadError message does not name the file'
+    : message.length > MAX_MESSAGE ? `LoadError message of ${message.length} characters`
+    : null;
+  if (problem !== null) return { ...base, verdict: 'bad-message', message: `${problem}: ${message.slice(0, 300)}`, stack: error.stack ?? '' };
+  if (ms > slowMs) return { ...base, verdict: 'slow', message: `failed after ${ms.toFixed(0)} ms: ${message.slice(0, 200)}`, stack: '' };
+  return { ...base, verdict: 'load-error', message: message.slice(0, 300), stack: '' };
+}
+
+/**
+ * A failure's identity for de-duplication: verdict, exception type, the message with numbers and quoted
+ * text blanked, and the first stack frame inside src/ (file:line).
+ */
+export function signature(r: CaseResult): string {
+  const text = r.message
+    .replace(/'[^']*'/g, "'…'")
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/[0-9]+(\.[0-9]+)?/g, '#')
+    .slice(0, 120);
+  const frame = /\/src\/([^\s:()]+):(\d+)/.exec(r.stack);
+  return `${r.verdict} | ${text}${frame ? ` | ${frame[1]}:${frame[2]}` : ''}`;
+}
