@@ -1,4 +1,5 @@
 import { LoadError } from './errors.ts';
+import { quoted } from './message.ts';
 import type { Channel, Clip, MorphTrack, Scene, Track } from './types.ts';
 import { firstNonFinite, num, plural, warn, type Writable } from './validate-common.ts';
 import { normaliseQuaternions } from './validate-skeleton.ts';
@@ -28,7 +29,7 @@ const CHANNELS = [
 
 export function checkClip(scene: Scene, clipIndex: number): void {
   const clip = scene.clips[clipIndex]! as Writable<Clip>;
-  const label = `${scene.name}: clip '${clip.name}'`;
+  const label = `${scene.name}: clip ${quoted(clip.name)}`;
   const names = scene.skeleton.names;
   let minTime = Infinity;
   let maxTime = -Infinity;
@@ -50,7 +51,7 @@ export function checkClip(scene: Scene, clipIndex: number): void {
 
   for (const track of clip.tracks) {
     const t = track as Writable<Track>;
-    const node = `node '${names[t.node]}'`;
+    const node = `node ${quoted(names[t.node])}`;
     for (const [kind, stride] of CHANNELS) {
       const ch = t[kind];
       if (ch === null) continue;
@@ -84,7 +85,7 @@ export function checkClip(scene: Scene, clipIndex: number): void {
   if (morphTracks) {
     for (let i = 0; i < morphTracks.length; i++) {
       const mt = morphTracks[i]!;
-      const what = `morph track '${scene.morphTargets[mt.target]}'`;
+      const what = `morph track ${quoted(scene.morphTargets[mt.target])}`;
       const n = mt.times.length;
       if (mt.values.length !== n) throw new LoadError(`${label}: ${what} has ${plural(n, 'key time')} but ${plural(mt.values.length, 'weight')}`);
       const badTime = firstNonFinite(mt.times);
@@ -105,12 +106,12 @@ export function checkClip(scene: Scene, clipIndex: number): void {
   const end = keys > 0 ? maxTime + shift : 0;
   let duration = clip.duration;
   if (!Number.isFinite(duration) || !(duration >= 0)) {
-    warn(scene, `clip '${clip.name}': duration ${duration} is not a length: set to ${num(end)} s, its last key`);
+    warn(scene, `clip ${quoted(clip.name)}: duration ${duration} is not a length: set to ${num(end)} s, its last key`);
     duration = end;
   } else {
     duration += shift;
     if (end > duration + 1e-6 * Math.max(1, duration)) {
-      warn(scene, `clip '${clip.name}': keys run to ${num(end)} s, past its duration of ${num(duration)} s: duration extended`);
+      warn(scene, `clip ${quoted(clip.name)}: keys run to ${num(end)} s, past its duration of ${num(duration)} s: duration extended`);
       duration = end;
     }
   }
@@ -120,20 +121,20 @@ export function checkClip(scene: Scene, clipIndex: number): void {
     const parts: string[] = [];
     if (zero > 0) parts.push(`${plural(zero, 'rotation key')} had zero length (first: ${firstZero}): the identity used`);
     if (nonUnit > 0) parts.push(`${plural(nonUnit, 'rotation key')} ${nonUnit === 1 ? 'was' : 'were'} not unit length (first: ${firstNonUnit}): normalised`);
-    warn(scene, `clip '${clip.name}': ${parts.join('; ')}`);
+    warn(scene, `clip ${quoted(clip.name)}: ${parts.join('; ')}`);
   }
   if (reordered > 0) {
-    warn(scene, `clip '${clip.name}': ${plural(reordered, 'key')} ${reordered === 1 ? 'was' : 'were'} out of order or at a repeated time: sorted, repeats dropped (the later kept)`);
+    warn(scene, `clip ${quoted(clip.name)}: ${plural(reordered, 'key')} ${reordered === 1 ? 'was' : 'were'} out of order or at a repeated time: sorted, repeats dropped (the later kept)`);
   }
   if (shift > 0) {
-    warn(scene, `clip '${clip.name}': keys start at ${num(minTime)} s: every key shifted by ${num(shift)} s to start at 0`);
+    warn(scene, `clip ${quoted(clip.name)}: keys start at ${num(minTime)} s: every key shifted by ${num(shift)} s to start at 0`);
   }
   if (keys === 0) {
-    warn(scene, `clip '${clip.name}' has no keys: it plays as the rest pose`);
+    warn(scene, `clip ${quoted(clip.name)} has no keys: it plays as the rest pose`);
   } else if (duration === 0) {
-    warn(scene, `clip '${clip.name}' has zero length (every key at 0 s): it plays as a static pose`);
+    warn(scene, `clip ${quoted(clip.name)} has zero length (every key at 0 s): it plays as a static pose`);
   } else if (mostKeys === 1) {
-    warn(scene, `clip '${clip.name}' has a single key per channel: it plays as a static pose for ${num(duration)} s`);
+    warn(scene, `clip ${quoted(clip.name)} has a single key per channel: it plays as a static pose for ${num(duration)} s`);
   }
 }
 

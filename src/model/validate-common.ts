@@ -1,4 +1,5 @@
 import type { Scene } from './types.ts';
+import { quoted } from './message.ts';
 
 /**
  * Helpers shared by the validation passes (validate*.ts). The passes repair a freshly built Scene in
@@ -27,7 +28,7 @@ export function num(x: number): string {
 
 /** "'a', 'b', 'c', ..." with at most `max` names. */
 export function nameList(names: readonly string[], max = 5): string {
-  const shown = names.slice(0, max).map((n) => `'${n}'`).join(', ');
+  const shown = names.slice(0, max).map((n) => `${quoted(n)}`).join(', ');
   return names.length > max ? `${shown}, ...` : shown;
 }
 

@@ -1,4 +1,5 @@
 import { LoadError } from './errors.ts';
+import { quoted } from './message.ts';
 import { WEIGHT_SUM_TOLERANCE, normaliseInfluences } from './influences.ts';
 import { MAX_INFLUENCES, type Scene, type SkinnedMesh } from './types.ts';
 import { andOthers, num, warn, type Writable } from './validate-common.ts';
@@ -24,7 +25,7 @@ import { andOthers, num, warn, type Writable } from './validate-common.ts';
 const ZERO_NORMAL = 1e-8;
 
 export function checkMeshValues(scene: Scene, m: SkinnedMesh): void {
-  const label = `${scene.name}: mesh '${m.name}'`;
+  const label = `${scene.name}: mesh ${quoted(m.name)}`;
   finiteVertices(label, m.positions, 3, 'a NaN or infinite position');
   if (m.uvs) repairVertices(scene, m, m.uvs, UV_FILL, 'a NaN or infinite texture coordinate', '(0, 0) used');
   if (m.tangents) repairVertices(scene, m, m.tangents, TANGENT_FILL, 'a NaN or infinite tangent', 'the default (1, 0, 0) used');
@@ -32,7 +33,7 @@ export function checkMeshValues(scene: Scene, m: SkinnedMesh): void {
   for (let s = 0; s < m.bones.length; s++) {
     for (let k = s * 16; k < s * 16 + 16; k++) {
       const x = m.invBind[k]!;
-      if (x - x !== 0) throw new LoadError(`${label}: the offset matrix of bone '${names[m.bones[s]!]}' (palette slot ${s}) has NaN or infinite values`);
+      if (x - x !== 0) throw new LoadError(`${label}: the offset matrix of bone ${quoted(names[m.bones[s]!])} (palette slot ${s}) has NaN or infinite values`);
     }
   }
   repairNormals(scene, m);
@@ -41,7 +42,7 @@ export function checkMeshValues(scene: Scene, m: SkinnedMesh): void {
   if (m.morphs) {
     for (let t = 0; t < m.morphs.length; t++) {
       const d = m.morphs[t]!;
-      const what = `morph target '${targets[t]}'`;
+      const what = `morph target ${quoted(targets[t])}`;
       finiteDeltas(label, what, d.vertices, d.positions, 'position');
       finiteDeltas(label, what, d.vertices, d.normals, 'normal');
     }
@@ -65,7 +66,7 @@ function repairVertices(scene: Scene, m: SkinnedMesh, a: Float32Array, fill: rea
     a.set(fill, v * stride);
     i = (v + 1) * stride - 1;
   }
-  if (count > 0) warn(scene, `mesh '${m.name}': vertex ${first} has ${what}: ${done}${andOthers(count)}`);
+  if (count > 0) warn(scene, `mesh ${quoted(m.name)}: vertex ${first} has ${what}: ${done}${andOthers(count)}`);
 }
 
 /** LoadError when any of the `stride`-float vertex records holds a non-finite value. */
@@ -144,12 +145,12 @@ function repairNormals(scene: Scene, m: SkinnedMesh): void {
       nrm[v * 3 + 2] = 0;
     }
   }
-  warn(scene, `mesh '${m.name}': vertex ${first} has a NaN, infinite or zero normal: recomputed from its triangles${andOthers(count)}`);
+  warn(scene, `mesh ${quoted(m.name)}: vertex ${first} has a NaN, infinite or zero normal: recomputed from its triangles${andOthers(count)}`);
 }
 
 /** Weight checks and repairs (see the file comment). */
 function checkWeights(scene: Scene, m: SkinnedMesh): void {
-  const label = `${scene.name}: mesh '${m.name}'`;
+  const label = `${scene.name}: mesh ${quoted(m.name)}`;
   const { joints, weights } = m;
   const slots = m.bones.length;
   const vc = m.vertexCount;
@@ -224,7 +225,7 @@ function checkWeights(scene: Scene, m: SkinnedMesh): void {
   } else if (maxInfluences !== m.maxInfluences) {
     mesh.maxInfluences = maxInfluences;
   }
-  const where = `mesh '${m.name}'`;
+  const where = `mesh ${quoted(m.name)}`;
   if (negative > 0) {
     warn(scene, `${where}: vertex ${firstNegative} has a negative blend weight (${num(firstNegativeValue)}): dropped, the others renormalised${andOthers(negative)}`);
   }
@@ -232,7 +233,7 @@ function checkWeights(scene: Scene, m: SkinnedMesh): void {
     warn(scene, `${where}: vertex ${firstOff} has blend weights summing to ${num(firstOffSum)}: renormalised${andOthers(off)}`);
   }
   if (empty > 0) {
-    const bone = slots > 0 ? `'${scene.skeleton.names[m.bones[firstEmptySlot]!]}'` : 'slot 0';
+    const bone = slots > 0 ? `${quoted(scene.skeleton.names[m.bones[firstEmptySlot]!])}` : 'slot 0';
     const rest = empty > 1 ? ` (and ${empty - 1} other${empty === 2 ? '' : 's'}, each to its first listed bone)` : '';
     warn(scene, `${where}: vertex ${firstEmpty} has no positive blend weight: bound rigidly to bone ${bone}${rest}`);
   }

@@ -1,4 +1,5 @@
 import { LoadError } from './errors.ts';
+import { quoted } from './message.ts';
 import { TRS_STRIDE, type Clip, type Scene, type Track } from './types.ts';
 import { firstNonFinite, nameList, plural, warn, type Writable } from './validate-common.ts';
 
@@ -28,8 +29,8 @@ export function checkHierarchy(scene: Scene): void {
   let ordered = true;
   for (let i = 0; i < n; i++) {
     const p = parents[i]!;
-    if (p < -1 || p >= n) throw new LoadError(`${where}: node '${names[i]}' has parent ${p}, but the skeleton has ${plural(n, 'node')} (0..${n - 1}, or -1 for a root)`);
-    if (p === i) throw new LoadError(`${where}: node '${names[i]}' is its own parent`);
+    if (p < -1 || p >= n) throw new LoadError(`${where}: node ${quoted(names[i])} has parent ${p}, but the skeleton has ${plural(n, 'node')} (0..${n - 1}, or -1 for a root)`);
+    if (p === i) throw new LoadError(`${where}: node ${quoted(names[i])} is its own parent`);
     if (p > i) ordered = false;
   }
   if (ordered) return;
@@ -51,7 +52,7 @@ export function checkHierarchy(scene: Scene): void {
     if (j >= 0 && state[j] === 1) {
       let at = len - 1;
       while (chain[at] !== j) at--;
-      const cycle = Array.from(chain.subarray(at, len), (k) => `'${names[k]}'`);
+      const cycle = Array.from(chain.subarray(at, len), (k) => `${quoted(names[k])}`);
       const shown = cycle.length > 8 ? [...cycle.slice(0, 8), '...'] : cycle;
       throw new LoadError(
         `${where}: the node hierarchy has a cycle: ${[...shown, cycle[0]].join(' → ')} (each arrow points to the parent); ` +
@@ -74,7 +75,7 @@ export function checkHierarchy(scene: Scene): void {
       if (early++ === 0) first = i;
     }
   }
-  const firstText = `'${names[first]}' before its parent '${names[parents[first]!]}'`;
+  const firstText = `${quoted(names[first])} before its parent ${quoted(names[parents[first]!])}`;
   remapNodes(scene, order, newIndex);
   warn(
     scene,
@@ -125,13 +126,13 @@ export function checkRestPose(scene: Scene): void {
   if (bad >= 0) {
     const node = Math.floor(bad / TRS_STRIDE);
     const part = ['translation', 'translation', 'translation', 'rotation', 'rotation', 'rotation', 'rotation', 'scale', 'scale', 'scale'][bad % TRS_STRIDE];
-    throw new LoadError(`${scene.name}: the rest pose of node '${names[node]}' has a NaN or infinite ${part}`);
+    throw new LoadError(`${scene.name}: the rest pose of node ${quoted(names[node])} has a NaN or infinite ${part}`);
   }
   const fixed = normaliseQuaternions(restLocal, 3, TRS_STRIDE, restLocal.length / TRS_STRIDE);
   if (fixed.zero > 0 || fixed.nonUnit > 0) {
     const parts: string[] = [];
-    if (fixed.zero > 0) parts.push(`${plural(fixed.zero, 'node')} had a zero-length rotation (first '${names[fixed.firstZero]}'): the identity used`);
-    if (fixed.nonUnit > 0) parts.push(`${plural(fixed.nonUnit, 'rotation')} ${fixed.nonUnit === 1 ? 'was' : 'were'} not unit length (first '${names[fixed.firstNonUnit]}'): normalised`);
+    if (fixed.zero > 0) parts.push(`${plural(fixed.zero, 'node')} had a zero-length rotation (first ${quoted(names[fixed.firstZero])}): the identity used`);
+    if (fixed.nonUnit > 0) parts.push(`${plural(fixed.nonUnit, 'rotation')} ${fixed.nonUnit === 1 ? 'was' : 'were'} not unit length (first ${quoted(names[fixed.firstNonUnit])}): normalised`);
     warn(scene, `rest pose: ${parts.join('; ')}`);
   }
 }
@@ -218,15 +219,15 @@ export function warnOrphanBones(scene: Scene): void {
       const b = m.bones[s]!;
       if (root[b] === main || moves[b] === 1) continue;
       const name = names[b]!;
-      const quoted = `'${name}'`;
-      if (strays.includes(name) || scene.warnings.some((w) => w.includes(quoted))) continue;
+      const shown = quoted(name);
+      if (strays.includes(name) || scene.warnings.some((w) => w.includes(shown))) continue;
       strays.push(name);
     }
     if (strays.length === 0) continue;
     warn(
       scene,
-      `mesh '${m.name}': ${plural(strays.length, 'bone')} (${nameList(strays)}) ${strays.length === 1 ? 'is' : 'are'} not connected to the skeleton ` +
-        `under '${names[main]}' that its other bones hang under, and no clip moves ${strays.length === 1 ? 'it' : 'them'}: ` +
+      `mesh ${quoted(m.name)}: ${plural(strays.length, 'bone')} (${nameList(strays)}) ${strays.length === 1 ? 'is' : 'are'} not connected to the skeleton ` +
+        `under ${quoted(names[main])} that its other bones hang under, and no clip moves ${strays.length === 1 ? 'it' : 'them'}: ` +
         `vertices weighted to ${strays.length === 1 ? 'it' : 'them'} stay in the bind pose`,
     );
   }

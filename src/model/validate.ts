@@ -1,4 +1,5 @@
 import { LoadError } from './errors.ts';
+import { quoted } from './message.ts';
 import { MAX_INFLUENCES, TRS_STRIDE, type Scene, type SkinnedMesh } from './types.ts';
 import { checkClip } from './validate-clips.ts';
 import { plural } from './validate-common.ts';
@@ -50,18 +51,18 @@ function checkStructure(scene: Scene): void {
   for (const m of scene.meshes) checkMeshStructure(scene, m);
   for (const c of scene.clips) {
     for (const t of c.tracks) {
-      if (!(t.node >= 0 && t.node < n)) throw new LoadError(`${where}: clip '${c.name}' animates node ${t.node}, but there are ${n}`);
+      if (!(t.node >= 0 && t.node < n)) throw new LoadError(`${where}: clip ${quoted(c.name)} animates node ${t.node}, but there are ${n}`);
     }
     for (const t of c.morphTracks ?? []) {
       if (!(t.target >= 0 && t.target < targets)) {
-        throw new LoadError(`${where}: clip '${c.name}' has a morph track for target ${t.target}, but the model has ${plural(targets, 'morph target')}`);
+        throw new LoadError(`${where}: clip ${quoted(c.name)} has a morph track for target ${t.target}, but the model has ${plural(targets, 'morph target')}`);
       }
     }
   }
 }
 
 function checkMeshStructure(scene: Scene, m: SkinnedMesh): void {
-  const label = `${scene.name}: mesh '${m.name}'`;
+  const label = `${scene.name}: mesh ${quoted(m.name)}`;
   const n = scene.skeleton.parents.length;
   const vc = m.vertexCount;
   if (!(Number.isInteger(vc) && vc >= 0)) throw new LoadError(`${label}: vertex count ${vc} is not a count`);
@@ -107,7 +108,7 @@ function checkMeshStructure(scene: Scene, m: SkinnedMesh): void {
     }
     for (let t = 0; t < m.morphs.length; t++) {
       const d = m.morphs[t]!;
-      const what = `morph target '${targets[t]}'`;
+      const what = `morph target ${quoted(targets[t])}`;
       const count = d.vertices.length;
       if (d.positions.length !== count * 3 || d.normals.length !== count * 3) {
         throw new LoadError(`${label}: ${what} moves ${plural(count, 'vertex', 'vertices')} but has ${d.positions.length / 3} position and ${d.normals.length / 3} normal deltas`);
