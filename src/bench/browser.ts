@@ -126,7 +126,7 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
         // that frame (the technique label changes with N).
         const mine: Split[] = [];
         const theirs: Split[] = [];
-        let stats = { drawCalls: 0, cpuAnimUs: 0 };
+        let stats = { drawCalls: 0 };
         let peerDraws = 0;
         for (let r = 0; r < repsFor(n); r++) {
           await freeze(ourCdp, false);
@@ -144,7 +144,7 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
           );
           await freeze(ourCdp, true);
           mine.push(got.split);
-          stats = { drawCalls: Number(got.stats.drawCalls), cpuAnimUs: Number(got.stats.cpuAnimUs) };
+          stats = { drawCalls: Number(got.stats.drawCalls) };
           await freeze(peerCdp, false);
           const peerGot = await peer.evaluate(
             ([c, k]) => {
@@ -167,7 +167,6 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
         metrics.push({ name: `crowd_${n}_frame_ms`, value: round(ms), unit: 'ms', note: `${what}, ${n > 1 ? 'crowd mode (instanced, texture palette)' : 'single model (vs-hlsl)'}; ${how}` });
         metrics.push({ name: `crowd_${n}_submit_ms`, value: round(submit), unit: 'ms', note: 'CPU side of the same frames: until every command is issued (animation, palettes, uploads, draws)' });
         metrics.push({ name: `crowd_${n}_draw_calls`, value: stats.drawCalls, unit: 'draws', note: 'per frame, floor grid included' });
-        metrics.push({ name: `crowd_${n}_cpu_anim_us`, value: round(stats.cpuAnimUs, 1), unit: 'µs', note: 'CPU animation of every instance in the first frame at this N (stats cpuAnimUs)' });
         metrics.push({ name: `crowd_threejs_${n}_frame_ms`, value: round(peerMs), unit: 'ms', note: `three.js: ${n} SkeletonUtils clones + AnimationMixers; ${how}` });
         metrics.push({ name: `crowd_threejs_${n}_submit_ms`, value: round(peerSubmit), unit: 'ms', note: 'three.js CPU side: mixers, matrices, bone textures, draws' });
         metrics.push({ name: `crowd_threejs_${n}_draw_calls`, value: peerDraws, unit: 'draws', note: 'three.js renderer.info.render.calls' });
@@ -188,7 +187,8 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
     ];
     // Rounds: every technique gets `frames` frames per round, techniques in turn, so a burst of load from
     // elsewhere on the machine hits one round of every technique rather than all rounds of one; each figure
-    // is the best round's median. The CPU part (the stats box's one-second averages) is read in round 1.
+    // is the best round's median. The CPU part (the stats box's one-second averages) is read in the last round,
+    // when every technique's per-model state has been built (the first frame after a first switch builds it).
     const rounds = opts.quick ? 1 : 3;
     for (const [label, query] of models) {
       const page = await open(`gui=0&${query}`, `techniques (${label})`);
@@ -208,7 +208,7 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
           const split = await page.evaluate((k) => (window as unknown as SkinlabWindow).skinlab.benchSplit(k), frames);
           const was = best.get(id);
           best.set(id, { frameMs: Math.min(split.frameMs, was?.frameMs ?? Infinity), submitMs: Math.min(split.submitMs, was?.submitMs ?? Infinity) });
-          if (r === 0) {
+          if (r === rounds - 1) {
             // The stats box averages over a second of the render loop: let one pass, then read the CPU part.
             await page.waitForTimeout(opts.quick ? 600 : 1100);
             const stats = await page.evaluate(() => (window as unknown as SkinlabWindow).skinlab.stats());
