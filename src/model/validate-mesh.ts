@@ -52,9 +52,11 @@ export function checkMeshValues(scene: Scene, m: SkinnedMesh): void {
 const UV_FILL = [0, 0] as const;
 const TANGENT_FILL = [1, 0, 0, 1] as const;
 
-/** Replaces every `fill.length`-float vertex record holding a non-finite value by `fill`; one counted warning. */
-function repairVertices(scene: Scene, m: SkinnedMesh, a: Float32Array, fill: readonly number[], what: string, done: string): void {
-  const stride = fill.length;
+/**
+ * Counts the `stride`-float vertex records of `a` holding a NaN or infinite value and finds the first; with
+ * `fill` (length `stride`), overwrites each such record with it. One pass, no allocation beyond the result.
+ */
+function nonFiniteVertices(a: Float32Array, stride: number, fill: readonly number[] | null): { count: number; first: number } {
   let count = 0;
   let first = -1;
   for (let i = 0; i < a.length; i++) {
@@ -63,24 +65,21 @@ function repairVertices(scene: Scene, m: SkinnedMesh, a: Float32Array, fill: rea
     const v = Math.floor(i / stride);
     if (count === 0) first = v;
     count++;
-    a.set(fill, v * stride);
+    if (fill) a.set(fill, v * stride);
     i = (v + 1) * stride - 1;
   }
+  return { count, first };
+}
+
+/** Replaces every `fill.length`-float vertex record holding a non-finite value by `fill`; one counted warning. */
+function repairVertices(scene: Scene, m: SkinnedMesh, a: Float32Array, fill: readonly number[], what: string, done: string): void {
+  const { count, first } = nonFiniteVertices(a, fill.length, fill);
   if (count > 0) warn(scene, `mesh ${quoted(m.name)}: vertex ${first} has ${what}: ${done}${andOthers(count)}`);
 }
 
 /** LoadError when any of the `stride`-float vertex records holds a non-finite value. */
 function finiteVertices(label: string, a: Float32Array, stride: number, what: string): void {
-  let count = 0;
-  let first = -1;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    if (x - x === 0) continue;
-    const v = Math.floor(i / stride);
-    if (count === 0) first = v;
-    count++;
-    i = (v + 1) * stride - 1;
-  }
+  const { count, first } = nonFiniteVertices(a, stride, null);
   if (count > 0) throw new LoadError(`${label}: vertex ${first} has ${what}${andOthers(count)}`);
 }
 
