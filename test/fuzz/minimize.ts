@@ -1,3 +1,5 @@
+import { concat } from './mutate.ts';
+
 /**
  * Shrinks a failing input while `stillFails` holds: the shortest failing prefix first (binary search),
  * then ever smaller deletions (delta debugging), whole lines first, then byte chunks down to one byte. Deterministic,
@@ -70,14 +72,4 @@ function byUnits(input: Uint8Array, starts: number[], attempt: (b: Uint8Array) =
     if (!shrank) run >>= 1;
   }
   return concat(...units);
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
