@@ -109,19 +109,6 @@ export class Overlay {
       this.lostEl.id = 'context-lost';
       this.lostEl.setAttribute('role', 'status');
       this.lostEl.textContent = 'WebGL context lost — restoring…';
-      Object.assign(this.lostEl.style, {
-        position: 'fixed',
-        left: '50%',
-        top: '40%',
-        transform: 'translate(-50%, -50%)',
-        padding: '8px 14px',
-        borderRadius: '6px',
-        background: 'rgba(20, 22, 28, 0.92)',
-        color: '#f0c674',
-        font: '13px system-ui, sans-serif',
-        zIndex: '20',
-        pointerEvents: 'none',
-      });
     }
     this.lostEl.hidden = !show;
   }
