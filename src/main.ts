@@ -21,7 +21,7 @@ declare global {
       info(): Record<string, unknown>;
       stats(): ReturnType<App['stats']>;
       /** Test hook: a technique's transform-feedback positions against the CPU reference (App.skinCheck). */
-      skinCheck(technique?: string): ReturnType<App['skinCheck']>;
+      skinCheck(technique?: string, reference?: 'auto' | 'gl-matrix'): ReturnType<App['skinCheck']>;
       /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (App.morphCheck). */
       morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;
       /** Test hook: a morph path's transform-feedback tangents against the CPU morph (re-orthonormalised) + skin (render/tangent-check.ts). */
@@ -97,6 +97,8 @@ function start(): void {
     panel?.setVisible(visible);
     document.documentElement.classList.toggle('clean', !visible);
   };
+  // L key and the panel's "Copy link (L)": a link that reproduces this view (to be implemented).
+  const copyLink = (): void => {};
   const input = installInput(app, canvas, {
     toggleHelp: () => overlay.toggleHelp(),
     toggleChrome: () => {
@@ -108,15 +110,16 @@ function start(): void {
       else overlay.error(null);
     },
     refresh: () => panel?.refresh(),
+    copyLink,
   });
-  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp());
+  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink });
 
   window.skinlab = {
     set: (params) => app.set(params),
     info: () => ({ ...app.info(), glObjects: census.snapshot(), contextLosses: census.losses }),
     glObjects: () => census.snapshot(),
     stats: () => app.stats(),
-    skinCheck: (technique) => app.skinCheck(technique),
+    skinCheck: (technique, reference) => app.skinCheck(technique, reference),
     morphCheck: (path, technique) => app.morphCheck(path, technique),
     tangentCheck: (path = app.state.morphs, id = app.state.technique) => {
       const m = app.current;

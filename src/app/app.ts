@@ -6,6 +6,7 @@ import { OrbitCamera } from '../render/camera.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
 import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../anim/dual-quat.ts';
 import { skinMesh } from '../anim/software-skin.ts';
+import { referenceSkinPositions } from '../anim/reference-skin.ts';
 import { busiestBone, influencingBones } from '../render/view-data.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { emptyFigures, Renderer, type FrameFigures, type RenderOptions } from '../render/renderer.ts';
@@ -108,7 +109,7 @@ export interface MorphCheck {
 /** skinCheck(): the technique's GPU-skinned positions (transform feedback) against the CPU reference. */
 export interface SkinCheck {
   technique: string;
-  /** The CPU reference used: `software` (linear blend) or `dual-quat`. */
+  /** The CPU reference used: `software` (linear blend), `dual-quat`, or `gl-matrix` (anim/reference-skin.ts, asked for). */
   reference: string;
   vertices: number;
   /** Diameter of the model's framing sphere (model units). */
@@ -880,8 +881,10 @@ export class App {
    * Test hook: skins the current pose with a technique on the GPU, reads the positions back with transform
    * feedback and compares each technique vertex with the CPU reference of the mesh vertex it copies
    * (skinMesh, or skinMeshDualQuat for dual-quat) at the state's influence count. Allocates; not per frame.
+   * reference 'gl-matrix': the CPU reference is anim/reference-skin.ts (linear blend written apart from skinMesh).
    */
-  skinCheck(id: string = this.state.technique): SkinCheck {
+  skinCheck(id: string = this.state.technique, reference: 'auto' | 'gl-matrix' = 'auto'): SkinCheck {
+    if (reference !== 'auto' && reference !== 'gl-matrix') throw new Error(`skinCheck: no reference ${reference} (auto or gl-matrix)`);
     const m = this.current;
     const technique = findTechnique(id);
     if (!m || !technique) throw new Error(`skinCheck: ${m ? `no technique ${id}` : 'no model loaded'}`);
@@ -893,7 +896,7 @@ export class App {
     const applied = this.pathWeights(m, this.state.morphs).weights;
     const out: SkinCheck = {
       technique: technique.id,
-      reference: dual ? 'dual-quat' : 'software',
+      reference: reference === 'gl-matrix' ? 'gl-matrix' : dual ? 'dual-quat' : 'software',
       vertices: 0,
       modelSize: m.framing.radius * 2,
       maxError: 0,
@@ -901,7 +904,10 @@ export class App {
       maxErrorApproximated: 0,
     };
     m.scene.meshes.forEach((mesh, i) => {
-      const cpu = this.referenceSkin(m, mesh, applied, dual, influences);
+      const cpu =
+        reference === 'gl-matrix'
+          ? referenceSkinPositions(morphedMesh(mesh, applied), m.player.model, influences)
+          : this.referenceSkin(m, mesh, applied, dual, influences);
       const r = readbacks[i]!;
       for (let v = 0; v < r.sourceVertex.length; v++) {
         const s = r.sourceVertex[v]!;
