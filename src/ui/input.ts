@@ -3,6 +3,7 @@ import { fileSource } from '../app/model-source.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
+import { savePicture } from './save-picture.ts';
 
 /**
  * Pointer, wheel, keyboard and drag-and-drop input. Camera gestures move the OrbitCamera directly
@@ -13,6 +14,8 @@ export interface InputHooks {
   toggleChrome(): void;
   dismissError(): void;
   refresh(): void;
+  /** L: copy a link that reproduces this view. */
+  copyLink(): void;
 }
 
 export function isModelFile(name: string): boolean {
@@ -172,6 +175,14 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'o':
       case 'O':
         openPicker();
+        break;
+      case 's':
+      case 'S':
+        void savePicture(app);
+        break;
+      case 'l':
+      case 'L':
+        hooks.copyLink();
         break;
       case 'h':
       case 'H':

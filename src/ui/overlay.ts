@@ -73,6 +73,8 @@ export class Overlay {
 <tr><td>B</td><td>bind pose (identity palette)</td></tr>
 <tr><td>G</td><td>floor (grid and shadow)</td></tr>
 <tr><td>O</td><td>open a model file</td></tr>
+<tr><td>S</td><td>save a picture (PNG, the canvas's pixel size)</td></tr>
+<tr><td>L</td><td>copy a link to this view</td></tr>
 <tr><td>H</td><td>hide / show panels</td></tr>
 <tr><td>?</td><td>this help</td></tr>
 </table>
