@@ -8,6 +8,7 @@ import { MORPH_PATHS } from '../anim/morph.ts';
 import { formatMorph } from '../app/state.ts';
 import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { availablePresets } from './morph-presets.ts';
+import { NARROW_QUERY } from './overlay.ts';
 import { savePicture } from './save-picture.ts';
 
 /** Panel actions implemented outside the panel (composition root). */
@@ -89,7 +90,10 @@ export class Panel {
     private readonly onHelp: () => void,
     private readonly actions: PanelActions = {},
   ) {
-    this.gui = new GUI({ title: 'skinlab', width: 300 });
+    // Width from the stylesheet (300 px, less on a narrow screen).
+    this.gui = new GUI({ title: 'skinlab' });
+    // Phones start with the panel closed to its title bar, the model in full view.
+    if (window.matchMedia(NARROW_QUERY).matches) this.gui.close();
     const p = this.proxy;
     const models = this.gui.addFolder('Model');
     this.modelFolder = models;
@@ -176,7 +180,7 @@ export class Panel {
       this.fullscreenCtl = this.gui.add(p, 'fullscreen').name('Fullscreen');
       document.addEventListener('fullscreenchange', () => this.fullscreenCtl?.name(document.fullscreenElement ? 'Exit fullscreen' : 'Fullscreen'));
     }
-    this.gui.add(p, 'help').name('Keys and mouse…  (?)');
+    this.gui.add(p, 'help').name('Keys, mouse and touch…  (?)');
   }
 
   /** The whole page (panel included) fullscreen, or back; the button's label follows `fullscreenchange`. */
