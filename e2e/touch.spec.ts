@@ -81,6 +81,8 @@ test('one finger orbits, two fingers pinch-zoom and pan, a double tap frames the
   const zoomed = (await view(page)).box;
   expect(zoomed.width / framed.width).toBeGreaterThan(1.3);
   expect(zoomed.width / framed.width).toBeLessThan(1.7);
+  // The page itself neither zoomed nor scrolled (the canvas's touch-action: none).
+  expect(await page.evaluate(() => [window.visualViewport!.scale, window.scrollX, window.scrollY])).toEqual([1, 0, 0]);
 
   // Both fingers move 50 px right and 30 px up at a constant spread: the model follows, same size.
   await gesture(cdp, [{ x: cx - 40, y: cy }, { x: cx + 40, y: cy }], [{ x: cx + 10, y: cy - 30 }, { x: cx + 90, y: cy - 30 }]);
