@@ -22,8 +22,6 @@ const ALLOWED_LONG: Record<string, string> = {
   'src/render/renderer.ts': 'being split',
   'src/loaders/x/read-text.ts':
     'one tokenizer and recursive-descent reader (TextReader, 384 lines) over a single byte cursor; splitting would spread one state machine across files',
-  'src/gen/implicit.ts':
-    'to split: primitive distances (smin/smax, round cone, ellipsoid, bounds) from the compiled field (bins, evaluate, grid); 14 importers in src/gen and test/gen change with it',
   'src/loaders/m3d/write-m3d.ts':
     "one writer, 5 lines over; its helpers (flatten, nodeOffsets, checkMorphs) exist only for writeM3d's output and its stated requirements",
 };
