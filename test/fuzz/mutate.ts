@@ -1,3 +1,4 @@
+import { drawTextCount, drawU32Count } from './counts.ts';
 import { packMszip } from './mszip-pack.ts';
 import type { Rng } from './rng.ts';
 import type { Shape } from './structure.ts';
@@ -183,13 +184,11 @@ const headerInsert: Mutator = (_s, r) => {
 
 // ---------------------------------------------------------------- text (.x text and .m3d)
 
-const COUNT_VALUES = ['2147483647', '4294967295', '4294967296', '1000000000', '-1', '0', '65535', '65536', '32768', '9007199254740993', '1e9', '-2147483648', '99999999999999999999'];
-
 const textCount: Mutator = (s, r) => {
   const span = pickSpan(s.counts.length > 0 && r.chance(0.85) ? s.counts : s.numbers, r);
   if (span === null) return null;
   const orig = Number(String.fromCharCode(...s.bytes.subarray(span[0], span[1])));
-  const value = r.chance(0.7) ? r.pick(COUNT_VALUES) : String(r.pick([orig + 1, orig - 1, orig * 2, orig * 1000, orig + 65536]));
+  const value = drawTextCount(r, orig);
   return { label: `count@${span[0]}=${value}`, edits: [replace(span[0], span[1] - span[0], ascii(value))] };
 };
 
@@ -319,13 +318,11 @@ const textNest: Mutator = (s, r) => {
 
 // ---------------------------------------------------------------- binary .x
 
-const U32_VALUES = [0x7fffffff, 0xffffffff, 1e9, 0, 1, 0x10000, 0x8000, 0x80000000, 0xfffffff0];
-
 const binaryCount: Mutator = (s, r) => {
   const span = pickSpan(s.counts, r);
   if (span === null) return null;
   const orig = new DataView(s.bytes.buffer, s.bytes.byteOffset).getUint32(span[0], true);
-  const value = r.chance(0.7) ? r.pick(U32_VALUES) : r.pick([orig + 1, orig - 1, orig * 2, orig + 65536]) >>> 0;
+  const value = drawU32Count(r, orig);
   return { label: `count@${span[0]}=${value}`, edits: [replace(span[0], 4, u32(value))] };
 };
 
@@ -334,7 +331,7 @@ const binaryInt: Mutator = (s, r) => {
   const span = pickSpan(s.intLists, r);
   if (span === null || span[1] - span[0] < 4) return null;
   const at = span[0] + 4 * r.int((span[1] - span[0]) >> 2);
-  const value = r.pick(U32_VALUES);
+  const value = drawU32Count(r, new DataView(s.bytes.buffer, s.bytes.byteOffset).getUint32(at, true));
   return { label: `int@${at}=${value}`, edits: [replace(at, 4, u32(value))] };
 };
 
