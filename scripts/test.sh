@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: type-check, unit tests (Node), production build, browser tests (Playwright on
-# headless Chromium with WebGL2 through SwiftShader). Installs what is missing first.
+# The whole test suite: type-check, unit tests (Node), production build, the built bundle's no-eval check,
+# browser tests (Playwright on headless Chromium with WebGL2 through SwiftShader). Installs what is missing
+# first. SKINLAB_DIST: the folder to build into and serve (playwright.config.ts), default dist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -15,6 +16,10 @@ npx tsc --noEmit
 echo "== unit tests"
 npx vitest run
 echo "== build"
-npx vite build --logLevel warn
+DIST="${SKINLAB_DIST:-dist}"
+BUILT_AFTER=$(date +%s)
+npx vite build --logLevel warn --outDir "$DIST"
+echo "== no code from strings in the fresh build"
+SKINLAB_BUILT_DIST="$DIST" SKINLAB_BUILT_AFTER="$BUILT_AFTER" npx vitest run test/app/no-eval.test.ts
 echo "== browser tests"
 npx playwright test

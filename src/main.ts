@@ -22,7 +22,7 @@ declare global {
       info(): Record<string, unknown>;
       stats(): ReturnType<App['stats']>;
       /** Test hook: a technique's transform-feedback positions against the CPU reference (App.skinCheck). */
-      skinCheck(technique?: string): ReturnType<App['skinCheck']>;
+      skinCheck(technique?: string, reference?: 'auto' | 'gl-matrix'): ReturnType<App['skinCheck']>;
       /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (App.morphCheck). */
       morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;
       /** Test hook: a morph path's transform-feedback tangents against the CPU morph (re-orthonormalised) + skin (render/tangent-check.ts). */
@@ -103,20 +103,6 @@ function start(): void {
     panel?.setVisible(visible);
     document.documentElement.classList.toggle('clean', !visible);
   };
-  const input = installInput(app, canvas, {
-    toggleHelp: () => overlay.toggleHelp(),
-    toggleChrome: () => {
-      chromeVisible = !chromeVisible;
-      setChrome(app.state.gui && chromeVisible);
-    },
-    dismissError: () => {
-      if (overlay.helpVisible) overlay.toggleHelp(false);
-      else overlay.error(null);
-    },
-    refresh: () => panel?.refresh(),
-  });
-  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp());
-
   // The address bar follows the state (url-sync.ts): a copied link reproduces the view.
   const urlSync = new UrlSync(() => ({ state: app.state, model: app.current, caps: app.renderer.caps }), location, history);
   setInterval(() => urlSync.poll(app.current !== null && document.documentElement.dataset.state !== 'loading'), 250);
@@ -136,12 +122,27 @@ function start(): void {
     navigator.clipboard?.writeText(url).then(() => done(true), () => done(false)) ?? done(false);
   };
 
+  const input = installInput(app, canvas, {
+    toggleHelp: () => overlay.toggleHelp(),
+    toggleChrome: () => {
+      chromeVisible = !chromeVisible;
+      setChrome(app.state.gui && chromeVisible);
+    },
+    dismissError: () => {
+      if (overlay.helpVisible) overlay.toggleHelp(false);
+      else overlay.error(null);
+    },
+    refresh: () => panel?.refresh(),
+    copyLink,
+  });
+  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink });
+
   window.skinlab = {
     set: (params) => app.set(params),
     info: () => ({ ...app.info(), glObjects: census.snapshot(), contextLosses: census.losses }),
     glObjects: () => census.snapshot(),
     stats: () => app.stats(),
-    skinCheck: (technique) => app.skinCheck(technique),
+    skinCheck: (technique, reference) => app.skinCheck(technique, reference),
     morphCheck: (path, technique) => app.morphCheck(path, technique),
     tangentCheck: (path, technique) => app.tangentCheck(path, technique),
     benchFrames: (frames) => app.benchFrames(frames),
@@ -150,9 +151,6 @@ function start(): void {
     link,
   };
   mountRecorder(panel.gui, app, window.skinlab);
-  window.addEventListener('keydown', (e) => {
-    if (e.key === 'l' && !(e.target instanceof HTMLInputElement)) copyLink();
-  });
 
   // Stats box at 4 Hz while it is shown: text updates are not per-frame work.
   setInterval(() => {

@@ -297,8 +297,8 @@ export class App implements AppContext {
   }
 
   /** Test hook: the technique's transform-feedback positions against the CPU reference (gpu-checks.ts). */
-  skinCheck(id: string = this.state.technique): SkinCheck {
-    return skinCheck(this, id);
+  skinCheck(id: string = this.state.technique, reference: 'auto' | 'gl-matrix' = 'auto'): SkinCheck {
+    return skinCheck(this, id, reference);
   }
 
   /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (gpu-checks.ts). */

@@ -1,5 +1,6 @@
 import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../anim/dual-quat.ts';
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
+import { referenceSkinPositions } from '../anim/reference-skin.ts';
 import { skinMesh } from '../anim/software-skin.ts';
 import type { SkinnedMesh } from '../model/types.ts';
 import { tangentCheck as checkTangents, type TangentCheck } from '../render/tangent-check.ts';
@@ -16,7 +17,7 @@ import type { LoadedModel } from './loaded-model.ts';
 /** skinCheck(): the technique's GPU-skinned positions (transform feedback) against the CPU reference. */
 export interface SkinCheck {
   technique: string;
-  /** The CPU reference used: `software` (linear blend) or `dual-quat`. */
+  /** The CPU reference used: `software` (linear blend), `dual-quat`, or `gl-matrix` (anim/reference-skin.ts, asked for). */
   reference: string;
   vertices: number;
   /** Diameter of the model's framing sphere (model units). */
@@ -64,9 +65,11 @@ function pointError(a: Float32Array, v: number, b: Float32Array, s: number): num
 /**
  * Skins the current pose with a technique on the GPU, reads the positions back with transform feedback and
  * compares each technique vertex with the CPU reference of the mesh vertex it copies (skinMesh, or
- * skinMeshDualQuat for dual-quat) at the state's influence count.
+ * skinMeshDualQuat for dual-quat) at the state's influence count. `reference` 'gl-matrix': the CPU reference
+ * is anim/reference-skin.ts, a linear blend written apart from skinMesh and the palette code.
  */
-export function skinCheck(ctx: AppContext, id: string): SkinCheck {
+export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-matrix' = 'auto'): SkinCheck {
+  if (reference !== 'auto' && reference !== 'gl-matrix') throw new Error(`skinCheck: no reference ${String(reference)} (auto or gl-matrix)`);
   const { m, technique, palette } = subject(ctx, 'skinCheck', id);
   const influences = ctx.state.influences;
   m.player.evaluate();
@@ -75,7 +78,7 @@ export function skinCheck(ctx: AppContext, id: string): SkinCheck {
   const applied = pathWeights(m, ctx.state.morphs).weights;
   const out: SkinCheck = {
     technique: technique.id,
-    reference: dual ? 'dual-quat' : 'software',
+    reference: reference === 'gl-matrix' ? 'gl-matrix' : dual ? 'dual-quat' : 'software',
     vertices: 0,
     modelSize: m.framing.radius * 2,
     maxError: 0,
@@ -83,7 +86,10 @@ export function skinCheck(ctx: AppContext, id: string): SkinCheck {
     maxErrorApproximated: 0,
   };
   m.scene.meshes.forEach((mesh, i) => {
-    const cpu = referenceSkin(m, mesh, applied, dual, influences);
+    const cpu =
+      reference === 'gl-matrix'
+        ? referenceSkinPositions(morphedMesh(mesh, applied), m.player.model, influences)
+        : referenceSkin(m, mesh, applied, dual, influences);
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {
       const err = pointError(r.positions, v, cpu, r.sourceVertex[v]!);

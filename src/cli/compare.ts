@@ -5,6 +5,7 @@ import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { describeShot, shotKey, validateManifest, type Manifest, type ManifestEntry } from '../app/record-plan.ts';
 import { COMPARE_USAGE, parseCompareArgs, UsageError, type CompareArgs } from './shots-args.ts';
+import type { CompareResult, PairResult, PairStatus } from './compare-types.ts';
 import { renderReport } from './shots-report.ts';
 
 /**
@@ -13,38 +14,6 @@ import { renderReport } from './shots-report.ts';
  * PNG per pair and a self-contained HTML report (worst first), prints a summary table, and exits 0 when
  * every pair is within the threshold, 1 when one is over it or missing on either side, 2 on bad input.
  */
-
-/**
- * - `pass` / `fail`: both rendered, compared (fail: mismatch above the threshold, or sizes differ)
- * - `skipped`: skipped in both recordings (same build limits)
- * - `missing`: in the baseline, not rendered in the new recording (absent or skipped)
- * - `added`: rendered in the new recording, absent or skipped in the baseline
- */
-export type PairStatus = 'pass' | 'fail' | 'skipped' | 'missing' | 'added';
-
-export interface PairResult {
-  key: string;
-  label: string;
-  status: PairStatus;
-  /** Share of differing pixels, 0..1 (1 when the sizes differ); null when not compared. */
-  mismatch: number | null;
-  pixels: number | null;
-  /** Why the pair was not compared or failed for a reason other than pixels. */
-  note: string | null;
-  baseline: ManifestEntry | null;
-  current: ManifestEntry | null;
-  /** PNG files (absolute) for the report; null where there is none. */
-  baselinePng: string | null;
-  currentPng: string | null;
-  diffPng: string | null;
-}
-
-export interface CompareResult {
-  pairs: PairResult[];
-  failed: number;
-  baseline: Manifest;
-  current: Manifest;
-}
 
 export class CompareInputError extends Error {
   override readonly name = 'CompareInputError';

@@ -4,53 +4,14 @@ import { PosedBounds } from '../anim/posed-bounds.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
+import { INSPECT_USAGE, parseInspectArgs, UsageError, type InspectArgs } from './inspect-args.ts';
 
 /**
  * `npm run inspect -- FILE [--clip NAME|INDEX] [--t SECONDS ...] [--json]`
  * Loads a model in Node with the page's own loaders and prints its summary (CONTRACT section 3).
+ * The command line is parsed by inspect-args.ts (options and FILE in any order).
  * Failure: exit 1 with a single `error:` line on stderr, never a stack trace.
  */
-
-const USAGE = 'usage: npm run inspect -- FILE [--clip NAME|INDEX] [--t SECONDS ...] [--json]';
-
-interface Options {
-  file: string;
-  clip: string | null;
-  times: number[];
-  json: boolean;
-}
-
-function parseArgs(argv: string[]): Options {
-  const o: Options = { file: '', clip: null, times: [], json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--json') o.json = true;
-    else if (a === '--clip') {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError('--clip needs a clip name or index');
-      o.clip = v;
-    } else if (a === '--t') {
-      let any = false;
-      // --t 0.5 1.0 or --t 0.5,1.0: every following number.
-      while (i + 1 < argv.length && /^[-+.\d]/.test(argv[i + 1]!)) {
-        for (const part of argv[++i]!.split(',')) {
-          const t = Number(part);
-          if (part === '' || !Number.isFinite(t)) throw new UsageError(`--t: '${part}' is not a time in seconds`);
-          o.times.push(t);
-          any = true;
-        }
-      }
-      if (!any) throw new UsageError('--t needs at least one time in seconds');
-    } else if (a === '--help' || a === '-h') throw new UsageError(USAGE);
-    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}; ${USAGE}`);
-    else if (o.file === '') o.file = a;
-    else throw new UsageError(`more than one FILE given ('${o.file}', '${a}')`);
-  }
-  if (o.file === '') throw new UsageError(USAGE);
-  return o;
-}
-
-class UsageError extends Error {}
 
 export function summarise(scene: Scene, clipArg: string | null, times: readonly number[]): Record<string, unknown> {
   const bones = new Set<number>();
@@ -141,9 +102,13 @@ function table(s: Record<string, unknown>): string {
 }
 
 function main(): number {
-  let opts: Options;
+  let opts: InspectArgs;
   try {
-    opts = parseArgs(process.argv.slice(2));
+    opts = parseInspectArgs(process.argv.slice(2));
+    if (opts.help) {
+      process.stdout.write(`${INSPECT_USAGE}\n`);
+      return 0;
+    }
     let size: number;
     try {
       size = statSync(opts.file).size;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Manifest } from '../app/record-plan.ts';
-import type { CompareResult, PairResult } from './compare.ts';
+import type { CompareResult, PairResult } from './compare-types.ts';
 
 /**
  * The HTML report of `compare`: one self-contained file (styles inline, every image a data: URI), a

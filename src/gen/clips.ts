@@ -1,5 +1,5 @@
 import type { Channel, Clip, Track } from '../model/types.ts';
-import type { Vec3 } from './implicit.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 import { add, dot, normalize, qFromTo, qMul, scale, sub, type Pose } from './rig.ts';
 
 /**

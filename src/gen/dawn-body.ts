@@ -1,7 +1,7 @@
 import type { Material } from '../model/types.ts';
 import { humanoidBones, humanoidBlends, humanoidPrimitives, Region as WalkerRegion, FINGERS, leftArmLayout } from './humanoid-body.ts';
 import { material } from './humanoid.ts';
-import { AXES_IDENTITY, type Op, type Primitive, type Vec3 } from './implicit.ts';
+import { AXES_IDENTITY, type Op, type Primitive, type Vec3 } from './sdf-primitives.ts';
 import { add, buildRig, cross, normalize, scale, sub, type BoneSpec, type Rig } from './rig.ts';
 import type { JointBlend } from './weights.ts';
 

@@ -1,6 +1,6 @@
 import type { MorphDeltas, MorphKind } from '../model/types.ts';
 import { FACE, MORPH_FLOOR } from './dawn-body.ts';
-import type { Vec3 } from './implicit.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 
 /**
  * Dawn's 50 facial morph targets (GPU Gems ch. 4 §4.3: "approximately 30 … emotions … and 20 more

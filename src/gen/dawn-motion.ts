@@ -2,7 +2,7 @@ import type { Clip, MorphTrack } from '../model/types.ts';
 import { bakeLoop } from './clips.ts';
 import { DAWN_TARGETS } from './dawn-face.ts';
 import { idleBody, loopNoise, type IdleOptions } from './humanoid-motion.ts';
-import type { Vec3 } from './implicit.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 import { createRandom } from './random.ts';
 import { Pose, qAxisAngle, qMul, type Quat, type Rig } from './rig.ts';
 import { FINGERS } from './humanoid-body.ts';

@@ -1,5 +1,5 @@
 import { DawnRegion, type WingLayout } from './dawn-body.ts';
-import type { Vec3 } from './implicit.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 
 /**
  * Dawn's parametric parts: eyeballs and wings, as indexed triangle pieces with per-triangle material

@@ -6,8 +6,9 @@ import { DAWN_TARGETS, computeMorphs } from './dawn-face.ts';
 import { dawnClips } from './dawn-motion.ts';
 import { emptyPiece, eyeball, wing, type Piece } from './dawn-parts.ts';
 import { assembleMesh, extractSurface, humanoidRegionOf, triangleRegions } from './humanoid.ts';
-import { compileField, fieldBounds, type Field, type Vec3 } from './implicit.ts';
+import { compileField, fieldBounds, type Field } from './implicit-field.ts';
 import type { Rig } from './rig.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 import { boundaryLoops, clipAtY, zipLoops } from './seam.ts';
 
 /**

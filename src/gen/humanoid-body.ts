@@ -1,4 +1,4 @@
-import { AXES_IDENTITY, type Op, type Primitive, type Vec3 } from './implicit.ts';
+import { AXES_IDENTITY, type Op, type Primitive, type Vec3 } from './sdf-primitives.ts';
 import { add, buildRig, cross, normalize, scale, type BoneSpec, type Rig } from './rig.ts';
 import type { JointBlend } from './weights.ts';
 

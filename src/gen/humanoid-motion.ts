@@ -1,7 +1,7 @@
 import type { Clip } from '../model/types.ts';
 import { bakeLoop, periodicCurve, solveTwoBone } from './clips.ts';
 import { FINGERS, leftArmLayout, leftLegLayout, type Side } from './humanoid-body.ts';
-import type { Vec3 } from './implicit.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 import { createRandom } from './random.ts';
 import {
   Pose, cross, normalize, qAxisAngle, qBend, qFrame, qFromTo, qIdentity, qMul, qRotate, sub, dot,

@@ -1,9 +1,10 @@
 import { MAX_INFLUENCES, type Material, type Scene, type SkinnedMesh, type Subset } from '../model/types.ts';
 import { humanoidBlends, humanoidPrimitives, humanoidRig, regionAt, Region } from './humanoid-body.ts';
 import { humanoidClips } from './humanoid-motion.ts';
-import { compileField, fieldBounds, nearestPrimitive, paintAt, sampleGrid, type Field, type Primitive, type Vec3 } from './implicit.ts';
+import { compileField, fieldBounds, nearestPrimitive, paintAt, sampleGrid, type Field } from './implicit-field.ts';
 import { marchingCubes } from './marching-cubes.ts';
 import type { Rig } from './rig.ts';
+import type { Primitive, Vec3 } from './sdf-primitives.ts';
 import { buildAdjacency, dropSmallPieces, fieldNormals, relax, snapRegionBorders } from './surface.ts';
 import { cylindricalUVs } from './uv.ts';
 import { computeSkinWeights, type WeightOptions } from './weights.ts';

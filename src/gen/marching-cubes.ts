@@ -1,4 +1,4 @@
-import type { Grid } from './implicit.ts';
+import type { Grid } from './implicit-field.ts';
 
 /**
  * Marching cubes over a sampled Grid → indexed triangle mesh of the zero set.

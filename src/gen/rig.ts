@@ -1,5 +1,5 @@
 import { TRS_STRIDE, type Skeleton } from '../model/types.ts';
-import type { Vec3 } from './implicit.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 
 /**
  * Skeleton description → model Skeleton, bind matrices and a small forward-kinematics helper used

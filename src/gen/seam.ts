@@ -1,4 +1,4 @@
-import type { Vec3 } from './implicit.ts';
+import type { Vec3 } from './sdf-primitives.ts';
 
 /**
  * Cutting a closed surface mesh at a horizontal plane and joining two cut meshes with a strip, so that

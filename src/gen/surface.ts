@@ -1,4 +1,4 @@
-import { evaluate, gradient, type Field } from './implicit.ts';
+import { evaluate, gradient, type Field } from './implicit-field.ts';
 
 /**
  * Post-processing of a triangle mesh extracted from an implicit Field: vertex adjacency, tangential

@@ -8,6 +8,14 @@ import { MORPH_PATHS } from '../anim/morph.ts';
 import { formatMorph } from '../app/state.ts';
 import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { availablePresets } from './morph-presets.ts';
+import { NARROW_QUERY } from './overlay.ts';
+import { savePicture } from './save-picture.ts';
+
+/** Panel actions implemented outside the panel (composition root). */
+export interface PanelActions {
+  /** "Copy link (L)": a link that reproduces this view. */
+  copyLink?: () => void;
+}
 
 /**
  * The lil-gui panel. It edits AppState through the App (and only that); it never touches GL.
@@ -35,6 +43,9 @@ export class Panel {
     crowd: 1,
     frame: (): void => this.app.frameModel(),
     help: (): void => this.onHelp(),
+    savePicture: (): void => void savePicture(this.app),
+    copyLink: (): void => this.actions.copyLink?.(),
+    fullscreen: (): void => this.toggleFullscreen(),
     morphs: 'slots',
     morphTrack: true,
     preset: '(choose)',
@@ -70,13 +81,19 @@ export class Panel {
   /** Detail levels of a generated built-in that has several; rebuilt per model, absent otherwise. */
   private detailCtl: Controller | null = null;
   private readonly modelFolder: GUI;
+  /** Absent where the page cannot go fullscreen (iPhone Safari, some embeds). */
+  private readonly fullscreenCtl: Controller | null = null;
 
   constructor(
     private readonly app: App,
     private readonly onOpenFile: () => void,
     private readonly onHelp: () => void,
+    private readonly actions: PanelActions = {},
   ) {
-    this.gui = new GUI({ title: 'skinlab', width: 300 });
+    // Width from the stylesheet (300 px, less on a narrow screen).
+    this.gui = new GUI({ title: 'skinlab' });
+    // Phones start with the panel closed to its title bar, the model in full view.
+    if (window.matchMedia(NARROW_QUERY).matches) this.gui.close();
     const p = this.proxy;
     const models = this.gui.addFolder('Model');
     this.modelFolder = models;
@@ -157,7 +174,19 @@ export class Panel {
     this.slotView.style.cssText = 'padding:4px 8px;font:11px/1.45 monospace;white-space:pre;color:#cfd6df';
     (this.morph as unknown as { $children: HTMLElement }).$children.appendChild(this.slotView);
     this.morph.hide();
-    this.gui.add(p, 'help').name('Keys and mouse…  (?)');
+    this.gui.add(p, 'savePicture').name('Save picture  (S)').domElement.title = 'The canvas as a PNG at its pixel size';
+    this.gui.add(p, 'copyLink').name('Copy link  (L)').domElement.title = 'A link that reproduces this view';
+    if (document.fullscreenEnabled) {
+      this.fullscreenCtl = this.gui.add(p, 'fullscreen').name('Fullscreen');
+      document.addEventListener('fullscreenchange', () => this.fullscreenCtl?.name(document.fullscreenElement ? 'Exit fullscreen' : 'Fullscreen'));
+    }
+    this.gui.add(p, 'help').name('Keys, mouse and touch…  (?)');
+  }
+
+  /** The whole page (panel included) fullscreen, or back; the button's label follows `fullscreenchange`. */
+  private toggleFullscreen(): void {
+    const request = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
+    request.catch((e: Error) => this.app.fail(`Fullscreen: ${e.message}`));
   }
 
   /** Rebuilds the morph panel for a model: Emotions / Modifiers sliders, presets; hidden without targets. */

@@ -3,16 +3,21 @@ import { fileSource } from '../app/model-source.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
+import { savePicture } from './save-picture.ts';
+import { PointerGestures } from './touch.ts';
 
 /**
- * Pointer, wheel, keyboard and drag-and-drop input. Camera gestures move the OrbitCamera directly
- * (view state, not model state); everything else goes through the App.
+ * Pointer, touch, wheel, keyboard and drag-and-drop input. Camera gestures (ui/touch.ts: drag, pinch,
+ * two-finger pan, double tap) move the OrbitCamera directly (view state, not model state); everything else
+ * goes through the App or the hooks.
  */
 export interface InputHooks {
   toggleHelp(): void;
   toggleChrome(): void;
   dismissError(): void;
   refresh(): void;
+  /** L: copy a link that reproduces this view. */
+  copyLink(): void;
 }
 
 export function isModelFile(name: string): boolean {
@@ -57,35 +62,28 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
   const openPicker = (): void => picker.click();
 
   // Orbit / pan / zoom. The state records the user's view, so a resize or a new frame keeps it.
-  const keepCamera = (): void => {
-    const cam = app.camera;
-    app.state.camera = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance / (app.current?.framing.radius ?? 1) };
-  };
-  let dragging: { id: number; x: number; y: number; pan: boolean } | null = null;
-  canvas.addEventListener('pointerdown', (e) => {
-    canvas.setPointerCapture(e.pointerId);
-    dragging = { id: e.pointerId, x: e.clientX, y: e.clientY, pan: e.button === 2 || e.shiftKey };
-  });
-  canvas.addEventListener('pointermove', (e) => {
-    if (!dragging || dragging.id !== e.pointerId) return;
-    const dx = e.clientX - dragging.x;
-    const dy = e.clientY - dragging.y;
-    dragging.x = e.clientX;
-    dragging.y = e.clientY;
-    const cam = app.camera;
-    if (dragging.pan) {
+  // The app records the view (target included) at the precision a link carries and re-places the camera from it.
+  const keepCamera = (): void => app.keepCamera();
+  const gestures = new PointerGestures({
+    orbit: (dx, dy) => app.camera.orbit(-dx * 0.4, dy * 0.4),
+    pan: (dx, dy) => {
+      const cam = app.camera;
       const scale = (cam.distance * 2 * Math.tan((cam.fovYDeg * Math.PI) / 360)) / Math.max(1, canvas.clientHeight);
       const v = cam.view;
       // Camera right = first row of the view rotation, up = second row.
       for (let k = 0; k < 3; k++) cam.target[k] = cam.target[k]! - dx * scale * v[k * 4]! + dy * scale * v[k * 4 + 1]!;
-    } else cam.orbit(-dx * 0.4, dy * 0.4);
-    keepCamera();
+    },
+    zoom: (factor) => app.camera.zoom(factor),
+    doubleTap: () => app.frameModel(),
+    changed: keepCamera,
   });
-  const end = (e: PointerEvent): void => {
-    if (dragging?.id === e.pointerId) dragging = null;
-  };
-  canvas.addEventListener('pointerup', end);
-  canvas.addEventListener('pointercancel', end);
+  canvas.addEventListener('pointerdown', (e) => {
+    canvas.setPointerCapture(e.pointerId);
+    gestures.down(e);
+  });
+  canvas.addEventListener('pointermove', (e) => gestures.move(e));
+  canvas.addEventListener('pointerup', (e) => gestures.up(e));
+  canvas.addEventListener('pointercancel', (e) => gestures.up(e, true));
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener(
     'wheel',
@@ -96,7 +94,10 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
     },
     { passive: false },
   );
-  canvas.addEventListener('dblclick', () => app.frameModel());
+  // Touch double taps are the gestures' own (Chromium also sends a dblclick for them, at times much later).
+  canvas.addEventListener('dblclick', () => {
+    if (gestures.lastPointerType === 'mouse') app.frameModel();
+  });
 
   // Keyboard.
   window.addEventListener('keydown', (e) => {
@@ -172,6 +173,14 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'o':
       case 'O':
         openPicker();
+        break;
+      case 's':
+      case 'S':
+        void savePicture(app);
+        break;
+      case 'l':
+      case 'L':
+        hooks.copyLink();
         break;
       case 'h':
       case 'H':

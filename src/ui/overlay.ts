@@ -1,6 +1,9 @@
 import type { Stats } from '../app/app.ts';
 import { INFLUENCE_COLOURS, VIEW_SUMMARY, type ViewId } from '../render/views.ts';
 
+/** Phone-sized viewports (below 700 CSS pixels): compact stats, panel starts closed; style.css uses the same width. */
+export const NARROW_QUERY = '(max-width: 699.98px)';
+
 /**
  * The page chrome outside lil-gui: the stats box, the error banner (#error, text only), the loading
  * progress bar with Cancel, the drop target highlight and the keyboard help. Plain DOM, no GL.
@@ -21,6 +24,8 @@ export class Overlay {
   private readonly warnEl: HTMLElement;
   private readonly emptyEl: HTMLElement;
   onCancel: () => void = () => {};
+  /** Compact stats below 700 CSS pixels. */
+  private readonly narrow = window.matchMedia(NARROW_QUERY);
 
   constructor(parent: HTMLElement) {
     this.root = parent;
@@ -57,12 +62,13 @@ export class Overlay {
     this.progressEl.hidden = true;
     this.helpEl = el('div', 'help', parent);
     this.helpEl.hidden = true;
-    this.helpEl.innerHTML = `<h2>skinlab — keys and mouse</h2>
+    this.helpEl.innerHTML = `<h2>skinlab — keys, mouse and touch</h2>
 <table>
-<tr><td>drag</td><td>orbit</td></tr>
+<tr><td>drag, one finger</td><td>orbit</td></tr>
 <tr><td>right-drag / shift-drag</td><td>pan</td></tr>
+<tr><td>two fingers</td><td>pinch to zoom, move to pan</td></tr>
 <tr><td>wheel</td><td>zoom</td></tr>
-<tr><td>double-click, F</td><td>frame the model</td></tr>
+<tr><td>double-click, double tap, F</td><td>frame the model</td></tr>
 <tr><td>Space</td><td>play / pause</td></tr>
 <tr><td>← →</td><td>step one frame (1/30 s)</td></tr>
 <tr><td>[ ]</td><td>previous / next clip</td></tr>
@@ -73,6 +79,8 @@ export class Overlay {
 <tr><td>B</td><td>bind pose (identity palette)</td></tr>
 <tr><td>G</td><td>floor (grid and shadow)</td></tr>
 <tr><td>O</td><td>open a model file</td></tr>
+<tr><td>S</td><td>save a picture (PNG, the canvas's pixel size)</td></tr>
+<tr><td>L</td><td>copy a link to this view</td></tr>
 <tr><td>H</td><td>hide / show panels</td></tr>
 <tr><td>?</td><td>this help</td></tr>
 </table>
@@ -121,9 +129,19 @@ export class Overlay {
   stats(s: Stats, info: { bones: number; vertices: number; triangles: number; technique: string; clip: string | null; t: number }): void {
     if (this.statsVisible) this.statsEl.hidden = false;
     this.legend(s.view as ViewId, s.bone);
+    if (this.narrow.matches) {
+      // Phones: the figures a user checks at a glance (style.css shrinks the box to match).
+      this.statsText.textContent =
+        `${s.fps > 0 ? `${s.fps.toFixed(0)} fps` : 'measuring…'}  ${info.technique}\n` +
+        `draws ${s.drawCalls}  bones ${info.bones}\n` +
+        `${info.clip ?? '—'}  t ${info.t.toFixed(2)} s` +
+        (s.warning ? `\n⚠ ${s.warning}` : '');
+      return;
+    }
     this.statsText.textContent =
       `${s.fps > 0 ? `${s.fps.toFixed(0)} fps` : 'measuring…'}   ${info.technique}\n` +
       `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame   skin ${s.cpuSkinUs.toFixed(0)} µs/frame\n` +
+      (s.oneTime ? `one-time  ${s.oneTime.what}: ${s.oneTime.ms.toFixed(1)} ms (not in the per-frame figures)\n` : '') +
       `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
       `draws     ${s.drawCalls}  (mesh ${s.meshDrawCalls})   groups ${s.groups}\n` +
       `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +

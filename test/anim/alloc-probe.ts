@@ -1,10 +1,11 @@
 /**
- * Allocation probe for the per-frame path, run by alloc.test.ts in a child process:
- *   node --max-semi-space-size=1 --trace-gc --import tsx test/anim/alloc-probe.ts
- * Prints `BEGIN name` / `END name` around each measured loop; the test counts V8 "Scavenge" lines between
- * them. `control` allocates one small array (about 48 bytes) per call, to show the probe can see allocation.
+ * Allocation probe for the per-frame path, run by alloc.test.ts in a child process through
+ * allocationOfProbe (test/alloc-harness.ts), which measures the heap growth per call of each section.
+ * `control` boxes one double per call (16 bytes, the smallest allocation a frame could make), to show
+ * the probe sees it.
  */
 
+import { measureAllocation } from '../alloc-harness.ts';
 import { AnimPlayer } from '../../src/anim/player.ts';
 import { skinMesh } from '../../src/anim/software-skin.ts';
 import type { Clip, SkinnedMesh, Track } from '../../src/model/types.ts';
@@ -13,7 +14,7 @@ import { MAX_INFLUENCES, TRS_STRIDE } from '../../src/model/types.ts';
 const NODES = 40;
 const KEYS = 24;
 const VERTICES = 64;
-const CALLS = 50_000;
+const CALLS = 20_000;
 
 const parents = Int16Array.from({ length: NODES }, (_, i) => (i === 0 ? -1 : (i - 1) >> 1));
 const restLocal = new Float32Array(NODES * TRS_STRIDE);
@@ -70,19 +71,12 @@ function frame(): void {
 
 const sink: unknown[] = [null];
 function control(i: number): void {
-  sink[0] = [i, i + 1, i + 2, i + 3];
+  sink[0] = i + 0.5;
 }
 
-function measure(name: string, fn: (i: number) => void): void {
-  for (let i = 0; i < CALLS / 5; i++) fn(i);
-  console.log(`BEGIN ${name}`);
-  for (let i = 0; i < CALLS; i++) fn(i);
-  console.log(`END ${name}`);
-}
-
-measure('control', control);
-measure('playing', frame);
+measureAllocation('control', CALLS, control);
+measureAllocation('playing', CALLS, frame);
 player.play(1, 1e9);
-measure('crossfading', frame);
+measureAllocation('crossfading', CALLS, frame);
 player.play(0, 1e9);
-measure('crossfading-from-frozen-pose', frame);
+measureAllocation('crossfading-from-frozen-pose', CALLS, frame);

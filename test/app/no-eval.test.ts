@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * No code built from strings in what the page ships: the page's Content-Security-Policy (index.html) has
  * no 'unsafe-eval', so eval, new Function, and string timers would fail there at run time. Checked in the
- * sources, in the runtime dependencies the bundle takes code from (package.json `dependencies`), and in a
- * built site when there is one (e2e/security.spec.ts checks the build under test, with Vite's own runtime).
+ * sources, in the runtime dependencies the bundle takes code from (package.json `dependencies`), and in the
+ * site scripts/test.sh has just built (e2e/security.spec.ts checks the build under test, with Vite's own runtime).
  */
 
 const ROOT = process.cwd();
@@ -71,14 +71,21 @@ describe('no eval', () => {
     expect(findings(scripts)).toEqual([]);
   });
 
-  // dist/, and the folder a parallel run built into (playwright.config.ts SKINLAB_DIST).
-  for (const dist of [...new Set(['dist', process.env.SKINLAB_DIST ?? 'dist'])]) {
-    const assets = join(ROOT, dist, 'assets');
-    const built = existsSync(join(ROOT, dist, 'index.html')) && existsSync(assets);
-    it.skipIf(!built)(`the built page's scripts (${dist}/assets${built ? '' : ': not built, skipped'}) build no code from strings`, () => {
-      const scripts = files(assets, /\.js$/);
-      expect(scripts.length).toBeGreaterThan(0);
-      expect(findings(scripts)).toEqual([]);
-    });
-  }
+  /**
+   * The built page: only against a build made for this check. scripts/test.sh builds, then runs this file
+   * again with SKINLAB_BUILT_DIST (the folder) and SKINLAB_BUILT_AFTER (epoch seconds before the build), and
+   * the check fails if that build is missing or older. In a plain unit run (before any build) it is skipped,
+   * rather than read a dist/ left over from an earlier build.
+   */
+  const builtDist = process.env.SKINLAB_BUILT_DIST;
+  it.skipIf(builtDist === undefined)(`the freshly built page's scripts (${builtDist ?? 'SKINLAB_BUILT_DIST unset: checked after the build by scripts/test.sh'}) build no code from strings`, () => {
+    const dist = join(ROOT, builtDist!);
+    const index = join(dist, 'index.html');
+    expect(existsSync(index), `${index} (the build under test)`).toBe(true);
+    const after = Number(process.env.SKINLAB_BUILT_AFTER ?? 'NaN');
+    if (Number.isFinite(after)) expect(statSync(index).mtimeMs, `${index} written by the build that just ran`).toBeGreaterThanOrEqual(after * 1000 - 2000);
+    const scripts = files(join(dist, 'assets'), /\.js$/);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(findings(scripts)).toEqual([]);
+  });
 });

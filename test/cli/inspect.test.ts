@@ -41,6 +41,26 @@ describeCorpus('npm run inspect', () => {
   });
 });
 
+describe('npm run inspect: options after FILE', () => {
+  const tiny = join(__dirname, '..', '..', 'public', 'models', 'tiny', 'tiny.x');
+
+  it('FILE --t 0.5 --json prints JSON with the pose at 0.5 s, the same as with the options first', () => {
+    const r = inspect(tiny, '--t', '0.5', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.format).toBe('x-text');
+    expect(j.clip).toBe('Anim-1');
+    expect(j.poses).toHaveLength(1);
+    expect(j.poses[0].t).toBe(0.5);
+    const { min, max } = j.poses[0].bounds as { min: number[]; max: number[] };
+    expect(min).toHaveLength(3);
+    expect(max).toHaveLength(3);
+    for (let k = 0; k < 3; k++) expect(max[k]! - min[k]!).toBeGreaterThan(1);
+    expect(inspect('--json', '--t', '0.5', tiny).stdout).toBe(r.stdout);
+  });
+});
+
 describe('npm run inspect (usage)', () => {
   it('names a missing file and a bad option without a stack trace', () => {
     const missing = inspect('/nonexistent/model.m3d');
@@ -49,5 +69,13 @@ describe('npm run inspect (usage)', () => {
     const bad = inspect('x.m3d', '--frobnicate');
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^error: unknown option --frobnicate/);
+    expect(bad.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('--help prints the usage with every option on stdout and exits 0', () => {
+    const r = inspect('--help');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    for (const o of ['FILE', '--json', '--t', '--clip']) expect(r.stdout).toContain(o);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AXES_IDENTITY, compileField, ellipsoidDistance, evaluate, fieldBounds, gradient, paintAt, roundConeDistance,
-  sampleGrid, smin, type Primitive, type Vec3,
-} from '../../src/gen/implicit.ts';
+import { compileField, evaluate, fieldBounds, gradient, paintAt, sampleGrid } from '../../src/gen/implicit-field.ts';
 import { marchingCubes, marchingCubesTable } from '../../src/gen/marching-cubes.ts';
 import { createRandom } from '../../src/gen/random.ts';
+import {
+  AXES_IDENTITY, ellipsoidDistance, roundConeDistance, smin, type Primitive, type Vec3,
+} from '../../src/gen/sdf-primitives.ts';
 import { buildAdjacency, countBadEdges, dropSmallPieces, relax } from '../../src/gen/surface.ts';
 
 const cone = (a: Vec3, b: Vec3, ra: number, rb: number, k = 0, op: Primitive['op'] = 'union'): Primitive => ({

@@ -16,7 +16,8 @@ const PLAIN_BEFORE_EXTENSION: string = "***************m3d-File-Header**********
 function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, eps: number, what: string): void {
   expect(actual.length, what).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) {
-    if (Math.abs(actual[i]! - expected[i]!) > eps) expect(actual[i], `${what}[${i}]`).toBe(expected[i]);
+    // Written so NaN fails: a NaN difference is not <= eps (and NaN or ±Infinity must match exactly).
+    if (!(Math.abs(actual[i]! - expected[i]!) <= eps)) expect(actual[i], `${what}[${i}]`).toBe(expected[i]);
   }
 }
 

@@ -155,24 +155,77 @@ describeCorpus('Luna .m3d corpus', () => {
   it('writes .m3d that reads back to the same scene', () => {
     const s = loadModel('soldier.m3d', corpusBytes('soldier.m3d'));
     const back = parseM3d(writeM3d(s), 'soldier.m3d');
-    expectSameScene(back, s);
+    expect(expectSameScene(back, s), 'keys compared').toBeGreaterThan(100);
     expect(back.warnings).toEqual([]); // written with D3D's own winding
   });
 });
 
-function expectSameScene(a: Scene, b: Scene): void {
-  const ma = a.meshes[0]!;
-  const mb = b.meshes[0]!;
-  expect(ma.vertexCount).toBe(mb.vertexCount);
-  expect(Array.from(ma.indices)).toEqual(Array.from(mb.indices));
-  for (let i = 0; i < ma.positions.length; i++) expect(Math.abs(ma.positions[i]! - mb.positions[i]!)).toBeLessThan(1e-4);
-  for (let i = 0; i < ma.invBind.length; i++) expect(Math.abs(ma.invBind[i]! - mb.invBind[i]!)).toBeLessThan(1e-4);
-  expect(Array.from(ma.joints)).toEqual(Array.from(mb.joints));
-  expect(Array.from(a.skeleton.parents)).toEqual(Array.from(b.skeleton.parents));
-  expect(a.clips.map((c) => [c.name, c.duration, c.tracks.length])).toEqual(b.clips.map((c) => [c.name, c.duration, c.tracks.length]));
-  const ra = a.clips[0]?.tracks[3]?.rotation?.values;
-  const rb = b.clips[0]?.tracks[3]?.rotation?.values;
-  if (ra && rb) for (let i = 0; i < ra.length; i++) expect(Math.abs(ra[i]! - rb[i]!)).toBeLessThan(1e-5);
+/** Same length, every element within `tol` (NaN or ±Infinity only where the other has exactly the same). */
+function expectClose(a: ArrayLike<number> | null, b: ArrayLike<number> | null, tol: number, what: string): void {
+  expect(a === null, `${what} present`).toBe(b === null);
+  if (a === null || b === null) return;
+  expect(a.length, `${what} length`).toBe(b.length);
+  for (let i = 0; i < a.length; i++) if (!(Math.abs(a[i]! - b[i]!) <= tol)) expect(a[i], `${what}[${i}]`).toBe(b[i]);
+}
+
+/**
+ * Everything the .m3d format carries, compared: per mesh the geometry, every vertex attribute, the skin and
+ * the subsets; the skeleton; the materials; per clip every track's key times and values. Returns the number
+ * of keys compared, so a caller can check the clips were really compared.
+ */
+function expectSameScene(a: Scene, b: Scene): number {
+  expect(a.meshes.length, 'meshes').toBe(b.meshes.length);
+  a.meshes.forEach((ma, k) => {
+    const mb = b.meshes[k]!;
+    const m = `mesh ${k}`;
+    expect([ma.name, ma.vertexCount, ma.skinned, ma.maxInfluences], m).toEqual([mb.name, mb.vertexCount, mb.skinned, mb.maxInfluences]);
+    expect(Array.from(ma.indices), `${m} indices`).toEqual(Array.from(mb.indices));
+    expect(ma.subsets, `${m} subsets`).toEqual(mb.subsets);
+    expectClose(ma.positions, mb.positions, 1e-4, `${m} positions`);
+    // The writer keeps unit vectors, texture coordinates and weights to 5 decimals (write-m3d.ts `u`);
+    // weights are then renormalised on reading.
+    expectClose(ma.normals, mb.normals, 5e-5, `${m} normals`);
+    expectClose(ma.uvs, mb.uvs, 5e-5, `${m} uvs`);
+    expectClose(ma.tangents, mb.tangents, 5e-5, `${m} tangents`);
+    expect(Array.from(ma.joints), `${m} joints`).toEqual(Array.from(mb.joints));
+    expectClose(ma.weights, mb.weights, 5e-5, `${m} weights`);
+    expect(Array.from(ma.bones), `${m} bones`).toEqual(Array.from(mb.bones));
+    expectClose(ma.invBind, mb.invBind, 1e-4, `${m} invBind`);
+  });
+  expect(a.skeleton.names, 'skeleton names').toEqual(b.skeleton.names);
+  expect(Array.from(a.skeleton.parents), 'skeleton parents').toEqual(Array.from(b.skeleton.parents));
+  expectClose(a.skeleton.restLocal, b.skeleton.restLocal, 1e-4, 'skeleton restLocal');
+  expect(a.materials, 'materials').toEqual(b.materials);
+  expect(a.clips.map((c) => [c.name, c.tracks.length]), 'clips').toEqual(b.clips.map((c) => [c.name, c.tracks.length]));
+  let keys = 0;
+  a.clips.forEach((ca, i) => {
+    const cb = b.clips[i]!;
+    expectClose([ca.duration], [cb.duration], 1e-6, `clip '${ca.name}' duration`);
+    ca.tracks.forEach((ta, j) => {
+      const tb = cb.tracks[j]!;
+      const t = `clip '${ca.name}' track ${j}`;
+      expect(ta.node, `${t} node`).toBe(tb.node);
+      for (const [channel, stride] of [['translation', 3], ['rotation', 4], ['scale', 3]] as const) {
+        const x = ta[channel];
+        const y = tb[channel];
+        const c = `${t} ${channel}`;
+        expect(x === null, `${c} present`).toBe(y === null);
+        if (x === null || y === null) continue;
+        if (x.times.length !== y.times.length) {
+          // The writer keeps one key of a channel that never changes: then every key of the other is that key.
+          const [one, many] = x.times.length === 1 ? [x, y] : [y, x];
+          expect(one.times.length, `${c}: ${x.times.length} keys against ${y.times.length}, and neither is a constant written as one key`).toBe(1);
+          for (let k = 0; k < many.times.length; k++) expectClose(many.values.subarray(k * stride, k * stride + stride), one.values, 1e-5, `${c} key ${k}`);
+          keys += 1;
+          continue;
+        }
+        expectClose(x.times, y.times, 1e-6, `${c} times`);
+        expectClose(x.values, y.values, 1e-5, `${c} values`);
+        keys += x.times.length;
+      }
+    });
+  });
+  return keys;
 }
 
 /** A small valid skinned file: 3 vertices, 1 triangle, 2 bones, 1 clip. */
@@ -306,7 +359,8 @@ describe('Luna .m3d loader (hand-written files)', () => {
 
   it('writes and reads back a hand-written file', () => {
     const s = parseM3d(TINY, 'tiny.m3d');
-    expectSameScene(parseM3d(writeM3d(s), 'tiny.m3d'), s);
+    // Bone1's 2 keys in each of its 3 channels (the rotation turns 90°), Bone0's constant channels once each.
+    expect(expectSameScene(parseM3d(writeM3d(s), 'tiny.m3d'), s), 'keys compared').toBe(9);
   });
 });
 

@@ -1,6 +1,7 @@
 import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readX } from '../../src/loaders/x/read-x.ts';
+import type { XObject } from '../../src/loaders/x/xnode.ts';
 import { LoadError } from '../../src/model/errors.ts';
 import { corpusBytes, describeCorpus } from '../corpus.ts';
 
@@ -220,7 +221,23 @@ describe('readX hostile compressed', () => {
 });
 
 describeCorpus('readX on damaged copies of real files', () => {
-  /** Only a LoadError naming the file and a position is acceptable; reading a shorter file is fine too. */
+  /** Reads `bytes`: the objects, or the LoadError (anything else thrown is a defect and propagates). */
+  function attempt(bytes: Uint8Array, fileName: string): readonly XObject[] | LoadError {
+    try {
+      return readX(bytes, fileName).objects;
+    } catch (e) {
+      if (!(e instanceof LoadError)) throw e;
+      return e;
+    }
+  }
+
+  /** The LoadError `bytes` must raise: naming the file and a position. */
+  function expectLoadError(result: readonly XObject[] | LoadError, fileName: string, position: RegExp, what: string): void {
+    if (!(result instanceof LoadError)) expect.fail(`${what}: loaded ${result.length} objects; it must fail with a LoadError`);
+    if (!result.message.startsWith(`${fileName}: `) || !position.test(result.message)) expect(result.message, what).toMatch(new RegExp(`^${fileName.replace(/\./g, '\\.')}: .*${position.source}`));
+  }
+
+  /** A corrupted copy may still be a valid file (a flipped digit); otherwise only a LoadError naming the file and a position. */
   function expectCleanFailure(bytes: Uint8Array, fileName: string, position: RegExp): void {
     try {
       readX(bytes, fileName);
@@ -231,14 +248,48 @@ describeCorpus('readX on damaged copies of real files', () => {
     }
   }
 
-  it('fails cleanly on every truncation of the test cube in each encoding', () => {
+  /**
+   * A prefix of an uncompressed file is itself a valid .x file exactly when it ends between top-level data
+   * objects (after the header, a template declaration or a whole object, before the next object starts):
+   * it must then read to the first k objects of the whole file, k < all of them. Every other prefix, and
+   * every cut from the start of the last top-level object on, cuts inside the data and must fail.
+   */
+  it('fails on every truncation inside the data of the test cube, text and binary', () => {
     for (const [file, position] of [
       ['test_cube_text.x', /: line \d+: /],
       ['test_cube_binary.x', /: byte \d+: /],
-      ['test_cube_compressed.x', /: (byte|line) \d+( of the decompressed data)?: /],
     ] as const) {
       const full = corpusBytes(file);
-      for (let n = 0; n < full.length; n++) expectCleanFailure(full.subarray(0, n), file, n < 16 ? /./ : position);
+      const whole = readX(full, file).objects;
+      expect(whole.length, file).toBeGreaterThanOrEqual(3);
+      const lastStart = whole[whole.length - 1]!.offset;
+      let loaded = 0;
+      for (let n = 0; n < full.length; n++) {
+        const prefix = full.subarray(0, n);
+        const what = `${file} cut to ${n} of ${full.length} bytes`;
+        const objects = attempt(prefix, file);
+        if (n < 16 || objects instanceof LoadError) {
+          expectLoadError(objects, file, n < 16 ? /./ : position, what);
+          continue;
+        }
+        loaded++;
+        const k = objects.length;
+        expect(k, `${what}: read ${k} objects, the whole file has ${whole.length}`).toBeLessThan(whole.length);
+        expect(n, `${what}: loaded although the cut falls inside object ${k} (${whole[k]!.template}, starting at byte ${whole[k]!.offset})`).toBeLessThanOrEqual(whole[k]!.offset);
+        expect(objects, what).toEqual(whole.slice(0, k));
+      }
+      // The cuts between objects are few; the last object (the Frame with the mesh) holds most of the file.
+      expect(full.length - lastStart, file).toBeGreaterThan(full.length / 2);
+      expect(loaded, `${file}: prefixes that loaded`).toBeLessThan(40);
+    }
+  });
+
+  it('fails on every truncation of the compressed test cube (its header declares the decompressed size)', () => {
+    const file = 'test_cube_compressed.x';
+    const full = corpusBytes(file);
+    readX(full, file);
+    for (let n = 0; n < full.length; n++) {
+      expectLoadError(attempt(full.subarray(0, n), file), file, n < 16 ? /./ : /: (byte|line) \d+( of the decompressed data)?: /, `${file} cut to ${n} of ${full.length} bytes`);
     }
   });
 

@@ -35,7 +35,8 @@ function expectSameTree(a: readonly XChild[], b: readonly XChild[], path = ''): 
     for (let k = 0; k < ca.numbers.length; k++) {
       const x = ca.numbers[k]!;
       const y = cb.numbers[k]!;
-      if (Math.abs(x - y) > 1e-6 * Math.max(1, Math.abs(x))) expect(y, `${here} number ${k}`).toBe(x);
+      // Written so NaN fails: a NaN difference is not <= anything (and NaN or ±Infinity must match exactly).
+      if (!(Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(x)))) expect(y, `${here} number ${k}`).toBe(x);
     }
     expectSameTree(ca.children, cb.children, here);
   });

@@ -1,15 +1,17 @@
 /**
  * Allocation probe for the render layer's per-frame CPU helpers, run by alloc.test.ts in a child process
- * (same pattern as test/anim/alloc-probe.ts): BindPose.writePalette (the bind pose toggle's palette),
- * DiffSchedule.due (the diff view's readback decision) and countDifferingPixels.
+ * through allocationOfProbe (test/alloc-harness.ts, same pattern as test/anim/alloc-probe.ts):
+ * BindPose.writePalette (the bind pose toggle's palette), DiffSchedule.due (the diff view's readback
+ * decision) and countDifferingPixels. `control` boxes one double per call (16 bytes).
  */
+import { measureAllocation } from '../alloc-harness.ts';
 import { BindPose } from '../../src/render/bind-pose.ts';
 import { countDifferingPixels, DiffSchedule } from '../../src/render/diff-count.ts';
 import type { Scene, SkinnedMesh } from '../../src/model/types.ts';
 import { TRS_STRIDE } from '../../src/model/types.ts';
 
 const NODES = 40;
-const CALLS = 50_000;
+const CALLS = 20_000;
 const parents = Int16Array.from({ length: NODES }, (_, i) => (i === 0 ? -1 : (i - 1) >> 1));
 const restLocal = new Float32Array(NODES * TRS_STRIDE);
 for (let i = 0; i < NODES; i++) restLocal.set([0, 1, 0, 0, 0, 0, 1, 1, 1, 1], i * TRS_STRIDE);
@@ -24,26 +26,17 @@ const signature = new Float64Array(23);
 const a = new Uint8Array(64 * 4);
 const b = new Uint8Array(64 * 4);
 let sink = 0;
-let kept: number[] = [];
+const boxed: unknown[] = [null];
 
-/** Warm-up calls first (not measured): the interpreter boxes doubles until the function is optimised. */
-function section(name: string, body: (i: number) => void): void {
-  if (name !== 'control') for (let i = 0; i < CALLS; i++) body(i);
-  console.log(`BEGIN ${name}`);
-  for (let i = 0; i < CALLS; i++) body(i);
-  console.log(`END ${name}`);
-}
-
-section('control', (i) => {
-  kept = [i, i + 1, i + 2];
-  sink += kept.length;
+measureAllocation('control', CALLS, (i) => {
+  boxed[0] = i + 0.5;
 });
-section('bind-pose', () => bind.writePalette(mesh, palette, 0));
-section('diff-schedule', (i) => {
+measureAllocation('bind-pose', CALLS, () => bind.writePalette(mesh, palette, 0));
+measureAllocation('diff-schedule', CALLS, (i) => {
   signature[4] = i;
   if (schedule.due(signature)) sink++;
 });
-section('diff-count', () => {
+measureAllocation('diff-count', CALLS, () => {
   sink += countDifferingPixels(a, b, 64, 2.5);
 });
 console.log(`sink ${sink}`);

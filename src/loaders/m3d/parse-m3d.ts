@@ -1,22 +1,11 @@
 import { LoadError } from '../../model/errors.ts';
 import { identityTRS, normaliseInfluences, orientWinding, restFromInvBind, validateScene } from '../../model/build.ts';
-import { flipWinding, mirrorMat4, mirrorQuat, mirrorTangent, mirrorVec3 } from '../../model/handedness.ts';
-import {
-  MAX_INFLUENCES,
-  type Channel,
-  type Clip,
-  type Material,
-  type MorphDeltas,
-  type MorphKind,
-  type MorphTrack,
-  type Scene,
-  type SkinnedMesh,
-  type Subset,
-  type Track,
-} from '../../model/types.ts';
-import { MAX_MORPH_SLOTS } from '../limits.ts';
+import { flipWinding, mirrorMat4, mirrorTangent, mirrorVec3 } from '../../model/handedness.ts';
+import { MAX_INFLUENCES, type Clip, type Material, type MorphDeltas, type Scene, type SkinnedMesh, type Subset } from '../../model/types.ts';
 import { quoted } from '../../model/message.ts';
 import { TextScanner } from '../text/scanner.ts';
+import { movedMeshes, readMeshTable, readMorphTargets, readMorphTracks, type MeshRange, type RawTarget } from './parse-m3d-morph.ts';
+import { DEFAULT_MATERIAL, readClip, readMaterial, SECTION } from './parse-m3d-records.ts';
 
 /**
  * Frank Luna's .m3d text format (DirectX 11 and 12 books, seed 001 §23.4):
@@ -54,25 +43,16 @@ import { TextScanner } from '../text/scanner.ts';
  *   ***MorphTracks***   `#MorphTracks N`, N × `MorphTrack clip target #Keyframes: n { n × Time: t Weight: w }`:
  *                       a target's weight over a clip's time (seconds, ascending, >= 0); at most one track
  *                       per (clip, target). A clip lasts until its last bone or morph key.
+ *
+ * Materials and clips are read by parse-m3d-records.ts, the skinlab extension sections (Meshes,
+ * MorphTargets, MorphTracks) by parse-m3d-morph.ts; this file reads the header, vertices, triangles and
+ * bones, splits the meshes and assembles the Scene.
  */
 
-const SECTION = /^\*+([A-Za-z0-9-]+)\*+$/;
 /** Smallest text a record can take, used to refuse counts the file cannot hold before allocating. */
 const MIN_CHARS_VERTEX = 30;
 const MIN_CHARS_TRIANGLE = 6;
 const MIN_CHARS_BONE = 40;
-const MIN_CHARS_KEY = 40;
-/** `Mesh a VertexStart: 0 VertexCount: 0 FaceStart: 0 FaceCount: 0` */
-const MIN_CHARS_MESH = 50;
-/** `MorphTarget a Kind: emotion #Vertices: 0 { }` */
-const MIN_CHARS_TARGET = 40;
-/** `Vertex: 0 dPos: 0 0 0 dNrm: 0 0 0` */
-const MIN_CHARS_DELTA = 30;
-/** `MorphTrack a b #Keyframes: 0 { }` */
-const MIN_CHARS_TRACK = 30;
-/** `Time: 0 Weight: 0` */
-const MIN_CHARS_WEIGHT = 15;
-const MORPH_KINDS: readonly MorphKind[] = ['emotion', 'modifier'];
 
 export function parseM3d(text: string, fileName: string): Scene {
   const head = text.slice(0, 16);
@@ -322,298 +302,6 @@ export function parseM3d(text: string, fileName: string): Scene {
   };
   validateScene(scene);
   return scene;
-}
-
-const DEFAULT_MATERIAL: Material = {
-  name: 'default',
-  diffuse: [0.8, 0.8, 0.8, 1],
-  specular: [0.2, 0.2, 0.2],
-  specularPower: 32,
-  emissive: [0, 0, 0],
-  diffuseMap: null,
-  normalMap: null,
-};
-
-const MATERIAL_KEYS = new Set([
-  'Name:', 'Ambient:', 'Diffuse:', 'Specular:', 'SpecPower:', 'Reflectivity:', 'Fresnel0:', 'Roughness:',
-  'AlphaClip:', 'Effect:', 'MaterialTypeName:', 'DiffuseMap:', 'NormalMap:',
-]);
-
-/** One material block: `Key: value` lines until a key repeats or the next section starts. */
-function readMaterial(s: TextScanner, index: number, count: number): Material {
-  const fields = new Map<string, string>();
-  const startLine = s.line;
-  for (;;) {
-    const key = s.peek();
-    if (key === null) s.error(`unexpected end of file in material ${index} of ${count}`, s.line);
-    if (SECTION.test(key) || fields.has(key)) break;
-    if (!key.endsWith(':')) s.error(`expected a material field such as 'Diffuse:' in material ${index}, found ${quoted(key)}`);
-    s.next();
-    if (!MATERIAL_KEYS.has(key)) s.error(`unknown material field ${quoted(key)} in material ${index}`);
-    fields.set(key, s.restOfLine());
-  }
-  if (fields.size === 0) s.error(`material ${index} of ${count} is missing`, startLine);
-  const vec = (key: string, n: number, fallback: number[]): number[] => {
-    const raw = fields.get(key);
-    if (raw === undefined) return fallback;
-    const parts = raw.split(/\s+/).map(Number);
-    if (parts.length < n || parts.slice(0, n).some((x) => !Number.isFinite(x))) {
-      s.error(`material ${index}: ${quoted(key)} needs ${n} numbers, found ${quoted(raw)}`, startLine);
-    }
-    return parts.slice(0, n);
-  };
-  const d = vec('Diffuse:', 3, [0.8, 0.8, 0.8]);
-  const spec = fields.has('Specular:') ? vec('Specular:', 3, [0, 0, 0]) : vec('Fresnel0:', 3, [0.04, 0.04, 0.04]);
-  let power = 32;
-  if (fields.has('SpecPower:')) power = vec('SpecPower:', 1, [32])[0]!;
-  else if (fields.has('Roughness:')) {
-    const r = Math.min(1, Math.max(0.02, vec('Roughness:', 1, [0.5])[0]!));
-    power = 2 / (r * r) - 2; // Blinn-Phong exponent with roughly the same lobe width.
-  }
-  const map = (key: string): string | null => {
-    const v = fields.get(key);
-    return v !== undefined && v.length > 0 ? v : null;
-  };
-  return {
-    name: fields.get('Name:') ?? `material${index}`,
-    diffuse: [d[0]!, d[1]!, d[2]!, 1],
-    specular: [spec[0]!, spec[1]!, spec[2]!],
-    specularPower: Math.max(1, power),
-    emissive: [0, 0, 0],
-    diffuseMap: map('DiffuseMap:'),
-    normalMap: map('NormalMap:'),
-  };
-}
-
-function readClip(s: TextScanner, boneCount: number): Clip {
-  s.expect('AnimationClip');
-  const name = s.next('a clip name');
-  s.expect('{');
-  const tracks: Track[] = [];
-  let duration = 0;
-  for (let b = 0; b < boneCount; b++) {
-    s.expect(`Bone${b}`);
-    s.expect('#Keyframes:');
-    const n = s.int(`keyframe count of bone ${b} in clip ${quoted(name)}`, 0, 1 << 24);
-    s.checkCount(n, MIN_CHARS_KEY, `keyframe (bone ${b}, clip ${quoted(name)})`);
-    s.expect('{');
-    const times = new Float32Array(n);
-    const tv = new Float32Array(n * 3);
-    const sv = new Float32Array(n * 3);
-    const rv = new Float32Array(n * 4);
-    for (let k = 0; k < n; k++) {
-      s.expect('Time:');
-      const t = s.number(`key time (bone ${b}, clip ${quoted(name)})`);
-      times[k] = t;
-      s.expect('Pos:');
-      for (let i = 0; i < 3; i++) tv[k * 3 + i] = s.number('key translation');
-      s.expect('Scale:');
-      for (let i = 0; i < 3; i++) sv[k * 3 + i] = s.number('key scale');
-      s.expect('Quat:');
-      for (let i = 0; i < 4; i++) rv[k * 4 + i] = s.number('key rotation');
-      const len = Math.hypot(rv[k * 4]!, rv[k * 4 + 1]!, rv[k * 4 + 2]!, rv[k * 4 + 3]!);
-      // A zero-length rotation stays zero: validateScene replaces it with the identity and warns.
-      if (len >= 1e-8) for (let i = 0; i < 4; i++) rv[k * 4 + i] = rv[k * 4 + i]! / len;
-      mirrorVec3(tv, k * 3);
-      mirrorQuat(rv, k * 4);
-    }
-    s.expect('}');
-    if (n > 0) {
-      duration = Math.max(duration, times[n - 1]!);
-      const channel = (values: Float32Array): Channel => ({ times, values });
-      tracks.push({ node: b, translation: channel(tv), rotation: channel(rv), scale: channel(sv) });
-    }
-  }
-  s.expect('}');
-  return { name, duration, ticksPerSecond: 0, tracks };
-}
-
-/** A mesh of the skinlab `Meshes` chunk: its part of the file's vertex and triangle lists. */
-interface MeshRange {
-  readonly name: string;
-  readonly vertexStart: number;
-  readonly vertexCount: number;
-  readonly faceStart: number;
-  readonly faceCount: number;
-  /** Line of its `Mesh` record, for errors found while splitting. */
-  readonly line: number;
-}
-
-function readMeshTable(s: TextScanner, vertexCount: number, triangleCount: number): MeshRange[] {
-  s.next();
-  s.expect('#Meshes');
-  const n = s.int('mesh count', 1, 65535);
-  s.checkCount(n, MIN_CHARS_MESH, 'mesh');
-  const out: MeshRange[] = [];
-  let vertexEnd = 0;
-  let faceEnd = 0;
-  for (let i = 0; i < n; i++) {
-    s.expect('Mesh');
-    const line = s.tokenLine;
-    const name = s.next(`the name of mesh ${i}`);
-    s.expect('VertexStart:');
-    const vertexStart = s.int(`VertexStart of mesh ${quoted(name)}`, 0, vertexCount);
-    s.expect('VertexCount:');
-    const count = s.int(`VertexCount of mesh ${quoted(name)}`, 0, vertexCount - vertexStart);
-    s.expect('FaceStart:');
-    const faceStart = s.int(`FaceStart of mesh ${quoted(name)}`, 0, triangleCount);
-    s.expect('FaceCount:');
-    const faceCount = s.int(`FaceCount of mesh ${quoted(name)}`, 0, triangleCount - faceStart);
-    if (vertexStart !== vertexEnd || faceStart !== faceEnd) {
-      s.error(`mesh ${quoted(name)} starts at vertex ${vertexStart}, triangle ${faceStart}; the meshes must follow each other from vertex ${vertexEnd}, triangle ${faceEnd}`, line);
-    }
-    vertexEnd += count;
-    faceEnd += faceCount;
-    out.push({ name, vertexStart, vertexCount: count, faceStart, faceCount, line });
-  }
-  if (vertexEnd !== vertexCount || faceEnd !== triangleCount) {
-    s.error(`the meshes cover ${vertexEnd} vertices and ${faceEnd} triangles; the file has ${vertexCount} and ${triangleCount}`);
-  }
-  return out;
-}
-
-/** One morph target as the file gives it: file vertex indices, deltas already mirrored into skinlab's frame. */
-class RawTarget {
-  constructor(
-    readonly name: string,
-    readonly kind: MorphKind,
-    readonly vertices: Uint32Array,
-    readonly positions: Float32Array,
-    readonly normals: Float32Array,
-  ) {}
-
-  /** The deltas that fall on file vertices [v0, v1), re-indexed from v0; `empty` when there are none. */
-  deltasIn(v0: number, v1: number, empty: MorphDeltas): MorphDeltas {
-    const all = this.vertices;
-    const a = lowerBound(all, v0);
-    const b = lowerBound(all, v1);
-    if (a === b) return empty;
-    const vertices = new Uint32Array(b - a);
-    for (let i = a; i < b; i++) vertices[i - a] = all[i]! - v0;
-    return { vertices, positions: this.positions.slice(a * 3, b * 3), normals: this.normals.slice(a * 3, b * 3) };
-  }
-}
-
-/** First index of the ascending `a` whose value is >= v (a.length when none is). */
-function lowerBound(a: Uint32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * Which meshes any target moves (vertices of [vertexStart, vertexStart + vertexCount)), found in one pass
- * over the targets' vertices; refuses (LoadError) more than MAX_MORPH_SLOTS (mesh, target) slots, since
- * every moved mesh holds one MorphDeltas per target.
- */
-function movedMeshes(fileName: string, ranges: readonly MeshRange[], targets: readonly RawTarget[], vertexCount: number): boolean[] {
-  const moved = new Uint8Array(vertexCount);
-  for (const t of targets) for (const v of t.vertices) moved[v] = 1;
-  const before = new Uint32Array(vertexCount + 1);
-  for (let v = 0; v < vertexCount; v++) before[v + 1] = before[v]! + moved[v]!;
-  const out = ranges.map((r) => before[r.vertexStart + r.vertexCount]! > before[r.vertexStart]!);
-  const slots = out.filter(Boolean).length * targets.length;
-  if (slots > MAX_MORPH_SLOTS) {
-    throw new LoadError(`${fileName}: ${out.filter(Boolean).length} meshes moved by ${targets.length} morph targets make ${slots} morph slots, more than the ${MAX_MORPH_SLOTS} skinlab holds`);
-  }
-  return out;
-}
-
-function readMorphTargets(s: TextScanner, vertexCount: number): RawTarget[] {
-  s.next();
-  s.expect('#MorphTargets');
-  const n = s.int('morph target count', 0, 65535);
-  s.checkCount(n, MIN_CHARS_TARGET, 'morph target');
-  const out: RawTarget[] = [];
-  const seen = new Set<string>();
-  for (let t = 0; t < n; t++) {
-    s.expect('MorphTarget');
-    const name = s.next(`the name of morph target ${t}`);
-    if (seen.has(name)) s.error(`morph target ${quoted(name)} is defined twice`);
-    seen.add(name);
-    s.expect('Kind:');
-    const kind = s.next(`the kind of morph target ${quoted(name)}`);
-    if (!(MORPH_KINDS as readonly string[]).includes(kind)) s.error(`morph target ${quoted(name)} has kind ${quoted(kind)}; expected 'emotion' or 'modifier'`);
-    s.expect('#Vertices:');
-    const count = s.int(`vertex count of morph target ${quoted(name)}`, 0, vertexCount);
-    s.checkCount(count, MIN_CHARS_DELTA, `moved vertex (morph target ${quoted(name)})`);
-    s.expect('{');
-    const vertices = new Uint32Array(count);
-    const positions = new Float32Array(count * 3);
-    const normals = new Float32Array(count * 3);
-    for (let i = 0; i < count; i++) {
-      s.expect('Vertex:');
-      const v = s.int(`vertex index (morph target ${quoted(name)})`, 0, vertexCount - 1);
-      if (i > 0 && v <= vertices[i - 1]!) s.error(`morph target ${quoted(name)}: vertex ${v} after vertex ${vertices[i - 1]}; indices must be strictly ascending`);
-      vertices[i] = v;
-      s.expect('dPos:');
-      for (let k = 0; k < 3; k++) positions[i * 3 + k] = s.number(`position delta of vertex ${v} (morph target ${quoted(name)})`);
-      s.expect('dNrm:');
-      for (let k = 0; k < 3; k++) normals[i * 3 + k] = s.number(`normal delta of vertex ${v} (morph target ${quoted(name)})`);
-      mirrorVec3(positions, i * 3);
-      mirrorVec3(normals, i * 3);
-    }
-    s.expect('}');
-    out.push(new RawTarget(name, kind as MorphKind, vertices, positions, normals));
-  }
-  return out;
-}
-
-/** Reads the MorphTracks chunk into `clips` (replacing each driven clip by one with its morph tracks). */
-function readMorphTracks(s: TextScanner, targets: readonly RawTarget[], clips: Clip[]): void {
-  s.next();
-  s.expect('#MorphTracks');
-  const n = s.int('morph track count', 0, 1 << 24);
-  s.checkCount(n, MIN_CHARS_TRACK, 'morph track');
-  const targetIndex = new Map(targets.map((t, i) => [t.name, i]));
-  // Lookups by name and a set of (clip, target) pairs keep this linear in the number of tracks.
-  const clipIndex = new Map<string, number>();
-  const sharedNames = new Set<string>();
-  clips.forEach((clip, c) => (clipIndex.has(clip.name) ? sharedNames.add(clip.name) : clipIndex.set(clip.name, c)));
-  const pairs = new Set<number>();
-  const tracks = clips.map((): MorphTrack[] => []);
-  for (let i = 0; i < n; i++) {
-    s.expect('MorphTrack');
-    const clipName = s.next(`the clip of morph track ${i}`);
-    const clipLine = s.tokenLine;
-    const c = clipIndex.get(clipName);
-    if (c === undefined) s.error(`morph track ${i} names clip ${quoted(clipName)}, which the file does not have`);
-    if (sharedNames.has(clipName)) s.error(`morph track ${i} names clip ${quoted(clipName)}, but several clips have that name`, clipLine);
-    const targetName = s.next(`the morph target of morph track ${i}`);
-    const target = targetIndex.get(targetName);
-    if (target === undefined) s.error(`morph track ${i} (clip ${quoted(clipName)}) names morph target ${quoted(targetName)}, which the MorphTargets chunk does not define`);
-    // Clips and targets are both at most 65535.
-    const pair = c * 65536 + target;
-    if (pairs.has(pair)) s.error(`clip ${quoted(clipName)} has two morph tracks for ${quoted(targetName)}`);
-    pairs.add(pair);
-    s.expect('#Keyframes:');
-    const count = s.int(`keyframe count of morph track ${quoted(targetName)} in clip ${quoted(clipName)}`, 0, 1 << 24);
-    s.checkCount(count, MIN_CHARS_WEIGHT, `keyframe (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
-    s.expect('{');
-    const times = new Float32Array(count);
-    const values = new Float32Array(count);
-    for (let k = 0; k < count; k++) {
-      s.expect('Time:');
-      const t = s.number(`key time (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
-      times[k] = t;
-      s.expect('Weight:');
-      values[k] = s.number(`key weight (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
-    }
-    s.expect('}');
-    tracks[c]!.push({ target, times, values });
-  }
-  clips.forEach((clip, c) => {
-    const list = tracks[c]!;
-    if (list.length === 0) return;
-    let duration = clip.duration;
-    for (const t of list) if (t.times.length > 0) duration = Math.max(duration, t.times[t.times.length - 1]!);
-    clips[c] = { ...clip, duration, morphTracks: list };
-  });
 }
 
 function baseName(path: string): string {

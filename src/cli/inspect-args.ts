@@ -1,0 +1,86 @@
+/**
+ * The command line of `inspect`. Pure: parsing only, no file system. Every problem is a UsageError whose
+ * message is meant for the user (inspect prints it as `error: ...` and exits 1).
+ *
+ * Options and FILE may come in any order. A token is an option when it is one of OPTIONS or starts with
+ * `--` and a letter; `-0.5` is a number, not an option. `--t` takes every following token that is a time
+ * (a number, or numbers joined by commas) and stops at the next option or at anything else, which is then
+ * FILE: `--t 0.5 1 tiny.x --json` is times 0.5 and 1, file tiny.x. After `--` every token is FILE, for a
+ * file whose name looks like a number or an option.
+ */
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX] [--t SECONDS ...] [--json]
+
+  --json             print JSON (CONTRACT section 3) instead of a table
+  --t SECONDS ...    also pose the model at these times (seconds, may be negative; "0 0.5" or "0,0.5")
+                     and print each pose's bounds; the list ends at the next option or at FILE
+  --clip NAME|INDEX  the clip --t samples (default: the first)`;
+
+const USAGE_LINE = INSPECT_USAGE.split('\n')[0]!;
+
+export interface InspectArgs {
+  file: string;
+  /** Clip name or 0-based index as typed; resolved against the model's clips by the caller. */
+  clip: string | null;
+  /** Times in seconds in the order given, duplicates kept. */
+  times: number[];
+  json: boolean;
+  /** `--help` or `-h` was given: print INSPECT_USAGE and exit 0; the other fields are then not checked. */
+  help: boolean;
+}
+
+/** The options inspect knows; anything else that starts with `--` and a letter is refused. */
+export const OPTIONS = ['--json', '--clip', '--t', '--help', '-h'] as const;
+
+/** True for a token that is an option (known or not) rather than a value. */
+export function isOption(token: string): boolean {
+  return (OPTIONS as readonly string[]).includes(token) || /^--[A-Za-z]/.test(token);
+}
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+
+/** A token that `--t` takes: made only of number characters and commas, starting like a number. */
+function looksLikeTimes(token: string): boolean {
+  return /^[-+]?\.?\d[\d.eE+,-]*$/.test(token);
+}
+
+function parseTimes(token: string): number[] {
+  return token.split(',').map((part) => {
+    if (!NUMBER.test(part)) throw new UsageError(`--t: '${part}' is not a time in seconds`);
+    return Number(part);
+  });
+}
+
+export function parseInspectArgs(argv: readonly string[]): InspectArgs {
+  const o: InspectArgs = { file: '', clip: null, times: [], json: false, help: false };
+  const positional = (a: string): void => {
+    if (o.file === '') o.file = a;
+    else throw new UsageError(`more than one FILE given ('${o.file}', '${a}')`);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      for (const rest of argv.slice(i + 1)) positional(rest);
+      break;
+    } else if (a === '--json') o.json = true;
+    else if (a === '--clip') {
+      const v = argv[i + 1];
+      if (v === undefined || isOption(v)) throw new UsageError('--clip needs a clip name or index');
+      o.clip = v;
+      i++;
+    } else if (a === '--t') {
+      const first = argv[i + 1];
+      if (first === undefined || isOption(first)) throw new UsageError('--t needs at least one time in seconds');
+      if (!looksLikeTimes(first)) throw new UsageError(`--t: '${first}' is not a time in seconds`);
+      while (i + 1 < argv.length && !isOption(argv[i + 1]!) && looksLikeTimes(argv[i + 1]!)) o.times.push(...parseTimes(argv[++i]!));
+    } else if (a === '--help' || a === '-h') return { ...o, help: true };
+    else if (isOption(a)) throw new UsageError(`unknown option ${a}; ${USAGE_LINE}`);
+    else positional(a);
+  }
+  if (o.file === '') throw new UsageError(USAGE_LINE);
+  return o;
+}
