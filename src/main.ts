@@ -5,9 +5,10 @@ import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
-import { tangentCheck, type TangentCheck } from './render/tangent-check.ts';
-import { clampPalette, findTechnique } from './techniques/index.ts';
+import type { TangentCheck } from './render/tangent-check.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
+import { UrlSync } from './app/url-sync.ts';
+import { Toast } from './ui/toast.ts';
 
 /**
  * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
@@ -37,6 +38,11 @@ declare global {
       benchSplit(frames?: number): { frameMs: number; submitMs: number };
       /** Render-loop frames drawn since the page started. */
       frames(): number;
+      /**
+       * The link that reproduces what is shown (the address bar is brought up to date first); `linkable` is
+       * false for a model opened from a file, which the link cannot carry.
+       */
+      link(): { url: string; linkable: boolean };
     };
   }
 }
@@ -97,8 +103,25 @@ function start(): void {
     panel?.setVisible(visible);
     document.documentElement.classList.toggle('clean', !visible);
   };
-  // L key and the panel's "Copy link (L)": a link that reproduces this view (to be implemented).
-  const copyLink = (): void => {};
+  // The address bar follows the state (url-sync.ts): a copied link reproduces the view.
+  const urlSync = new UrlSync(() => ({ state: app.state, model: app.current, caps: app.renderer.caps }), location, history);
+  setInterval(() => urlSync.poll(app.current !== null && document.documentElement.dataset.state !== 'loading'), 250);
+  const toast = new Toast(chrome);
+  const link = (): { url: string; linkable: boolean } => {
+    urlSync.flush();
+    return urlSync.link();
+  };
+  const copyLink = (): void => {
+    const { url, linkable } = link();
+    const done = (copied: boolean): void =>
+      toast.show(
+        `${copied ? 'Link copied' : 'Copy this link'}: ${url}` +
+          (linkable ? '' : ' — the model was opened from a file, which a link cannot carry: the link opens the default model in this view'),
+        linkable ? 3500 : 7000,
+      );
+    navigator.clipboard?.writeText(url).then(() => done(true), () => done(false)) ?? done(false);
+  };
+
   const input = installInput(app, canvas, {
     toggleHelp: () => overlay.toggleHelp(),
     toggleChrome: () => {
@@ -121,17 +144,11 @@ function start(): void {
     stats: () => app.stats(),
     skinCheck: (technique, reference) => app.skinCheck(technique, reference),
     morphCheck: (path, technique) => app.morphCheck(path, technique),
-    tangentCheck: (path = app.state.morphs, id = app.state.technique) => {
-      const m = app.current;
-      const technique = findTechnique(id);
-      if (!m || !technique) throw new Error(`tangentCheck: ${m ? `no technique ${id}` : 'no model loaded'}`);
-      const influences = app.state.influences;
-      const palette = clampPalette(m.scene, app.renderer.caps, influences, app.state.palette);
-      return tangentCheck(app.renderer, m.gpu, m.player, technique, influences, palette, path);
-    },
+    tangentCheck: (path, technique) => app.tangentCheck(path, technique),
     benchFrames: (frames) => app.benchFrames(frames),
     benchSplit: (frames) => app.benchSplit(frames),
     frames: () => app.framesDrawn,
+    link,
   };
   mountRecorder(panel.gui, app, window.skinlab);
 

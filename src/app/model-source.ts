@@ -9,6 +9,8 @@ import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 export interface ModelSource {
   /** Shown in the GUI and in errors. */
   readonly name: string;
+  /** A URL can be put in a link to the page; a file opened from disk cannot. */
+  readonly origin: 'url' | 'file';
   readonly read: (onProgress: (loaded: number, total: number) => void, signal: AbortSignal) => Promise<Uint8Array>;
   readonly companions: CompanionSource;
   /**
@@ -76,6 +78,7 @@ export function urlSource(url: string, base: string): ModelSource {
   const notes: string[] = [];
   return {
     name: baseName(safeDecode(resolved.pathname)) || url,
+    origin: 'url',
     read: (onProgress, signal) => fetchBytes(resolved.href, onProgress, signal, MAX_MODEL_BYTES, 'models'),
     notes,
     companions: async (name) => {
@@ -105,6 +108,7 @@ export function fileSource(model: File, all: readonly File[]): ModelSource {
   const notes: string[] = [];
   return {
     name: model.name,
+    origin: 'file',
     read: async (onProgress, signal) => {
       // File.size is known before a byte is read: an oversized file is refused without touching it.
       if (model.size > MAX_MODEL_BYTES) throw new TooLargeError(`${model.name}: ${tooLarge(model.size, MAX_MODEL_BYTES, 'models')}`);

@@ -38,7 +38,7 @@ export interface AppState {
   grid: boolean;
   /** false hides every overlay (GUI, stats, hints) for clean screenshots. */
   gui: boolean;
-  /** null frames the model automatically; else yaw/pitch in degrees and distance in model radii. */
+  /** null frames the model automatically; else yaw/pitch in degrees, distance in model radii, target in model units. */
   camera: CameraSetting | null;
   /**
    * Morph-target weights set by hand, by target name (URL `morph=name:weight,...`), in the order given.
@@ -58,9 +58,33 @@ export interface AppState {
 }
 
 export interface CameraSetting {
+  /** Degrees about the vertical axis, and above the horizon. */
   yaw: number;
   pitch: number;
+  /** Distance from the target in model radii (the framing sphere's). */
   distance: number;
+  /** What the camera looks at, in model units; null or absent: the model's framing centre. */
+  target?: [number, number, number] | null;
+}
+
+/** Significant digits a camera number keeps in a link (and in the state, so the link is exact). */
+const CAMERA_DIGITS = 6;
+
+/** Rounds a setting to what `camera=` carries: the view it gives is then the same before and after a reload. */
+export function roundCamera(c: CameraSetting): CameraSetting {
+  const r = (x: number): number => {
+    const v = Number(x.toPrecision(CAMERA_DIGITS));
+    return Object.is(v, -0) ? 0 : v;
+  };
+  const out: CameraSetting = { yaw: r(c.yaw), pitch: r(c.pitch), distance: r(c.distance) };
+  if (c.target) out.target = [r(c.target[0]), r(c.target[1]), r(c.target[2])];
+  return out;
+}
+
+/** `yaw,pitch,distance[,tx,ty,tz]`: the inverse of the `camera` parameter's numeric form. */
+export function formatCamera(c: CameraSetting): string {
+  const parts = [c.yaw, c.pitch, c.distance, ...(c.target ?? [])];
+  return parts.map((x) => String(x)).join(',');
 }
 
 export const CAMERA_PRESETS: Readonly<Record<string, CameraSetting>> = {
@@ -207,9 +231,12 @@ export function applyParams(state: AppState, params: Record<string, string | num
           break;
         }
         const parts = value.split(',').map(Number);
-        if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x)) || parts[2]! <= 0) {
-          bad(key, raw, `expected yaw,pitch,distance (degrees, degrees, model radii > 0) or one of ${Object.keys(CAMERA_PRESETS).join(', ')}`);
-        } else state.camera = { yaw: parts[0]!, pitch: parts[1]!, distance: parts[2]! };
+        if ((parts.length !== 3 && parts.length !== 6) || parts.some((x) => !Number.isFinite(x)) || parts[2]! <= 0) {
+          bad(key, raw, `expected yaw,pitch,distance[,tx,ty,tz] (degrees, degrees, model radii > 0, target in model units) or one of ${Object.keys(CAMERA_PRESETS).join(', ')}`);
+        } else {
+          state.camera = { yaw: parts[0]!, pitch: parts[1]!, distance: parts[2]! };
+          if (parts.length === 6) state.camera.target = [parts[3]!, parts[4]!, parts[5]!];
+        }
         break;
       }
       case 'morph': {

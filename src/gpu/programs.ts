@@ -97,6 +97,11 @@ export class ProgramCache {
 
   constructor(private readonly gl: WebGL2RenderingContext) {}
 
+  /** Programs compiled so far (grows when a variant is first asked for: the frame did one-time work). */
+  get size(): number {
+    return this.programs.size;
+  }
+
   /**
    * `feedback` lists vertex outputs to capture with transform feedback (separate buffers, in order);
    * the program is then a different cache entry.
@@ -140,10 +145,6 @@ export class ProgramCache {
     }
     this.programs.set(key, info);
     return info;
-  }
-
-  get size(): number {
-    return this.programs.size;
   }
 
   dispose(): void {

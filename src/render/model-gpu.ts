@@ -104,12 +104,16 @@ export class ModelGpu {
   }
 
   /** The technique's per-mesh state for these options, built on first use and kept (switching back is instant). */
+  /** Technique mesh states built so far (one per technique and options first drawn): one-time work. */
+  techniqueBuilds = 0;
+
   techniqueMeshesFor(technique: Technique, caps: DeviceCaps, options: TechniqueOptions): TechniqueMesh[] {
     const key = technique.meshKey(options);
     let list = this.techniqueMeshes.get(key);
     if (!list) {
       list = this.meshes.map((b) => technique.createMesh(this.gl, b, this.scene, caps, options));
       this.techniqueMeshes.set(key, list);
+      this.techniqueBuilds++;
     }
     return list;
   }

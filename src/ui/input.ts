@@ -62,10 +62,8 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
   const openPicker = (): void => picker.click();
 
   // Orbit / pan / zoom. The state records the user's view, so a resize or a new frame keeps it.
-  const keepCamera = (): void => {
-    const cam = app.camera;
-    app.state.camera = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance / (app.current?.framing.radius ?? 1) };
-  };
+  // The app records the view (target included) at the precision a link carries and re-places the camera from it.
+  const keepCamera = (): void => app.keepCamera();
   const gestures = new PointerGestures({
     orbit: (dx, dy) => app.camera.orbit(-dx * 0.4, dy * 0.4),
     pan: (dx, dy) => {

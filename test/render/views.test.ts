@@ -5,7 +5,7 @@ import { applyParams, defaultState } from '../../src/app/state.ts';
 import { MAX_INFLUENCES } from '../../src/model/types.ts';
 import { BindPose } from '../../src/render/bind-pose.ts';
 import { countDifferingPixels, DIFF_COUNT_EVERY, DiffSchedule } from '../../src/render/diff-count.ts';
-import { surfaceDefines } from '../../src/render/renderer.ts';
+import { surfaceDefines } from '../../src/render/variants.ts';
 import { busiestBone, fillViewAttributes, influencingBones, VIEW_DATA_FLOATS, VIEW_TEXTURE_WIDTH, viewTextureSize } from '../../src/render/view-data.ts';
 import { surfaceView, VIEW_IDS } from '../../src/render/views.ts';
 import { truncateInfluences } from '../../src/techniques/influences.ts';

@@ -1,0 +1,137 @@
+import { expect, test, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
+import { openApp, waitState, watchConsole } from './helpers';
+
+/**
+ * Links that reproduce a view: the page keeps its address in step with what is shown (defaults left out),
+ * and a link opened in a fresh page draws the very same picture — every pixel — at the same size.
+ */
+
+/** The canvas alone, with the chrome hidden (H), as decoded pixels. */
+async function canvasPixels(page: Page): Promise<PNG> {
+  await page.keyboard.press('h');
+  await page.evaluate(() => window.skinlab.set({}));
+  const png = PNG.sync.read(await page.locator('#view').screenshot());
+  await page.keyboard.press('h');
+  return png;
+}
+
+/** Pixels that differ at all (no tolerance), and the share of the canvas that is not background. */
+function exactDifference(a: PNG, b: PNG): number {
+  expect([a.width, a.height]).toEqual([b.width, b.height]);
+  let differing = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) differing++;
+  }
+  return differing;
+}
+
+function modelShare(png: PNG): number {
+  let covered = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    if (Math.abs(png.data[i]! - 27) + Math.abs(png.data[i + 1]! - 29) + Math.abs(png.data[i + 2]! - 34) > 30) covered++;
+  }
+  return covered / (png.width * png.height);
+}
+
+const control = (page: Page, label: string) => page.locator('.lil-controller', { hasText: label });
+
+/** Opens `url` in a new page of the same context and returns its canvas pixels. */
+async function reopen(page: Page, url: string): Promise<{ png: PNG; page: Page }> {
+  const fresh = await page.context().newPage();
+  const con = watchConsole(fresh);
+  await fresh.goto(url);
+  expect(await waitState(fresh, 'ready'), (await fresh.locator('#error').textContent()) ?? '').toBe('ready');
+  const png = await canvasPixels(fresh);
+  expect(con.errors).toEqual([]);
+  return { png, page: fresh };
+}
+
+test('a dozen changes through the panel and the keys: the address follows, and the link redraws the same picture', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, '');
+  // Nothing changed yet: the address carries nothing.
+  expect(new URL(page.url()).search).toBe('');
+
+  await control(page, 'clip  (').locator('select').selectOption('wave');
+  await control(page, 'technique  (T)').locator('select').selectOption('ff-indexed');
+  await control(page, 'influences').locator('select').selectOption('3');
+  const palette = control(page, 'palette (ff-indexed)').locator('input');
+  await palette.fill('20');
+  await palette.press('Enter');
+  await page.locator('#view').focus();
+  // V three times: shaded → wireframe → skeleton → weights; then a bone from the panel.
+  for (let i = 0; i < 3; i++) await page.keyboard.press('v');
+  await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).view).toBe('weights');
+  const bones = (await page.evaluate(() => window.skinlab.info())).boneNames as string[];
+  await control(page, 'bone (weights)').locator('select').selectOption(bones[5]!);
+  await page.locator('#view').focus();
+  await page.keyboard.press('k');
+  await page.keyboard.press('g');
+  // Orbit, pan (shift-drag) and zoom with the mouse, on the canvas left of the panel.
+  await page.mouse.move(250, 300);
+  await page.mouse.down();
+  await page.mouse.move(310, 270, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.down('Shift');
+  await page.mouse.move(250, 300);
+  await page.mouse.down();
+  await page.mouse.move(230, 320, { steps: 3 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.mouse.wheel(0, -240);
+  // Pause, then step one frame forward.
+  await page.keyboard.press(' ');
+  await page.keyboard.press('ArrowRight');
+  await page.evaluate(() => window.skinlab.set({}));
+
+  const { url, linkable } = await page.evaluate(() => window.skinlab.link());
+  expect(linkable).toBe(true);
+  const query = new URL(url).searchParams;
+  expect(Object.fromEntries(query)).toMatchObject({ clip: 'wave', technique: 'ff-indexed', influences: '3', palette: '20', view: 'weights', bone: bones[5], skeleton: '1', grid: '0' });
+  expect(query.get('camera')!.split(',')).toHaveLength(6);
+  expect(Number(query.get('t'))).toBeGreaterThan(0);
+  // Left out: the model (the default), speed, morph path, crowd.
+  for (const key of ['model', 'speed', 'morphs', 'crowd', 'detail']) expect(query.has(key), key).toBe(false);
+  // The address bar says the same, without a history entry per change.
+  await expect.poll(() => page.url(), { timeout: 5000 }).toBe(url);
+  expect(await page.evaluate(() => history.length)).toBe(1);
+
+  const original = await canvasPixels(page);
+  expect(modelShare(original)).toBeGreaterThan(0.03);
+  const { png: reopened, page: fresh } = await reopen(page, url);
+  expect(exactDifference(original, reopened)).toBe(0);
+  // The reopened page writes back the very same address.
+  await expect.poll(() => fresh.url(), { timeout: 5000 }).toBe(url);
+  expect(con.errors).toEqual([]);
+});
+
+test('a model with morph targets: detail, hand-set weights, morph path and crowd survive a link', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, '?model=dawn&detail=low&t=1.25');
+  expect(new URL(page.url()).searchParams.get('t')).toBe('1.25');
+  await control(page, 'morph path').locator('select').selectOption('texture');
+  const slider = page.locator('.lil-gui .lil-controller.lil-number').filter({ has: page.locator('.lil-name', { hasText: /^jaw_open$/ }) });
+  await slider.locator('input').fill('0.63');
+  await slider.locator('input').press('Enter');
+  await page.locator('#view').focus();
+  await page.keyboard.press('t');
+  await page.evaluate(() => window.skinlab.set({ speed: 0.5, camera: 'left' }));
+  const { url } = await page.evaluate(() => window.skinlab.link());
+  const query = Object.fromEntries(new URL(url).searchParams);
+  expect(query).toMatchObject({ model: 'dawn', detail: 'low', t: '1.25', morphs: 'texture', speed: '0.5', camera: '-90,5,2.4' });
+  expect(query.morph).toContain('jaw_open:0.63');
+  expect(query.technique).toBeDefined();
+  const original = await canvasPixels(page);
+  const { png } = await reopen(page, url);
+  expect(exactDifference(original, png)).toBe(0);
+
+  // A crowd from the API: the link carries it too.
+  await page.evaluate(() => window.skinlab.set({ crowd: 4, morph: '' }));
+  const crowd = await page.evaluate(() => window.skinlab.link());
+  expect(new URL(crowd.url).searchParams.get('crowd')).toBe('4');
+  expect(new URL(crowd.url).searchParams.has('morph')).toBe(false);
+  const again = await reopen(page, crowd.url);
+  expect(exactDifference(await canvasPixels(page), again.png)).toBe(0);
+  expect(con.errors).toEqual([]);
+});

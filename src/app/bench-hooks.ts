@@ -1,0 +1,25 @@
+/**
+ * Benchmark hooks (`window.skinlab.benchFrames` / `benchSplit`): frames drawn back to back outside
+ * requestAnimationFrame, each finished with a 1-pixel readPixels so the GPU work is inside the
+ * measurement. Owns nothing; draws through the callback it is given. Allocates: not per frame.
+ */
+
+/**
+ * `submitMs` is the median time until a frame's commands are issued (animation, palettes, uploads, draw
+ * calls; Chromium runs GL in another process, so this is the page's own cost), `frameMs` the median until
+ * its pixels are finished.
+ */
+export function benchSplit(gl: WebGL2RenderingContext, draw: (dt: number, now: number) => void, frames: number): { frameMs: number; submitMs: number } {
+  const pixel = new Uint8Array(4);
+  const times: number[] = [];
+  const submits: number[] = [];
+  for (let i = 0; i < frames; i++) {
+    const t0 = performance.now();
+    draw(1 / 60, t0);
+    submits.push(performance.now() - t0);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+    times.push(performance.now() - t0);
+  }
+  const median = (a: number[]): number => a.sort((x, y) => x - y)[a.length >> 1]!;
+  return { frameMs: median(times), submitMs: median(submits) };
+}

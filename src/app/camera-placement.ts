@@ -1,0 +1,52 @@
+import { vec3 } from 'gl-matrix';
+import type { OrbitCamera } from '../render/camera.ts';
+import type { Framing } from './framing.ts';
+import { roundCamera, type CameraSetting } from './state.ts';
+
+/**
+ * Camera placement: where the orbit camera goes for a model — framed automatically (the model, or the whole
+ * crowd from higher up), or from the state's camera setting (yaw and pitch in degrees, distance in model
+ * radii, target in model units or the framing's centre) — and the reverse, the user's view read back into
+ * a setting. Pure functions over the camera and the framing; the app decides when to place.
+ */
+
+/** Puts the camera where `setting` says, or frames the model (or a crowd of half extents `crowdExtent`) when null. */
+export function placeCamera(camera: OrbitCamera, framing: Framing, setting: CameraSetting | null, crowd: number, crowdExtent: readonly number[]): void {
+  const f = framing;
+  if (crowd > 1 && !setting) {
+    // The whole crowd: the model's box grown by the grid's half extents, seen from higher up.
+    const ex = crowdExtent[0]!;
+    const ez = crowdExtent[1]!;
+    camera.yawDeg = 25;
+    camera.pitchDeg = 28;
+    camera.frameBox([f.min[0] - ex, f.min[1], f.min[2] - ez], [f.max[0] + ex, f.max[1], f.max[2] + ez]);
+    return;
+  }
+  if (setting) {
+    const t = setting.target ?? f.centre;
+    vec3.set(camera.target, t[0], t[1], t[2]);
+    camera.yawDeg = setting.yaw;
+    camera.pitchDeg = setting.pitch;
+    camera.distance = setting.distance * f.radius;
+  } else {
+    camera.yawDeg = 25;
+    camera.pitchDeg = 10;
+    camera.frameBox(f.min, f.max);
+  }
+}
+
+/**
+ * The camera's view as a setting, rounded to what a link carries (roundCamera), so the view a user leaves
+ * is exactly the one a link to it reproduces. The target is omitted while it is the framing's centre.
+ */
+export function cameraSetting(camera: OrbitCamera, framing: Framing): CameraSetting {
+  const c = framing.centre;
+  const t = camera.target;
+  const centred = Math.abs(t[0]! - c[0]) + Math.abs(t[1]! - c[1]) + Math.abs(t[2]! - c[2]) <= 1e-6 * framing.radius;
+  return roundCamera({
+    yaw: camera.yawDeg,
+    pitch: camera.pitchDeg,
+    distance: camera.distance / (framing.radius || 1),
+    target: centred ? null : [t[0]!, t[1]!, t[2]!],
+  });
+}

@@ -1,0 +1,143 @@
+import { MORPH_PATHS } from '../anim/morph.ts';
+import { VIEW_IDS } from '../render/views.ts';
+import { paletteRange, TECHNIQUES, type Technique } from '../techniques/index.ts';
+import { findBuiltin } from './builtins.ts';
+import type { AppContext } from './context.ts';
+import type { ParseFigures } from './loader.ts';
+import type { LoadedModel } from './loaded-model.ts';
+import { techniqueOptions } from './model-state.ts';
+import { formatMorph } from './state.ts';
+
+/**
+ * The facts the page reports about itself: `info()` (CONTRACT section 2: the model, its clips, bones and
+ * morph targets, the state, what each technique can do here) and the stats box's model facts, filled into
+ * one reused object at 4 Hz. Reads the context, the last parse and the last frame's draw count; writes
+ * nothing outside its own objects. info() allocates (a fresh object per call); overlayFacts() does not.
+ */
+
+/** What the stats box shows about the model. */
+export interface OverlayFacts {
+  bones: number;
+  vertices: number;
+  triangles: number;
+  technique: string;
+  clip: string | null;
+  t: number;
+}
+
+/** Why `technique` cannot draw the current model with the current options, or null. */
+export function unsupportedReason(ctx: AppContext, technique: Technique): string | null {
+  const m = ctx.current;
+  return m ? technique.unsupportedReason(m.scene, ctx.renderer.caps, techniqueOptions(ctx.state)) : null;
+}
+
+/** Smallest workable and largest device palette for ff-indexed on the current model at the current influences. */
+export function currentPaletteRange(ctx: AppContext): { min: number; max: number } | null {
+  const m = ctx.current;
+  return m ? paletteRange(m.scene, ctx.renderer.caps, ctx.state.influences) : null;
+}
+
+/** The model's bones by name (the `bone` key's names, in index order). */
+export function boneNames(model: LoadedModel | null): string[] {
+  return model ? model.bones.map((b) => model.scene.skeleton.names[b] ?? String(b)) : [];
+}
+
+export class Facts {
+  private readonly facts: OverlayFacts = { bones: 0, vertices: 0, triangles: 0, technique: '', clip: null, t: 0 };
+  private factsModel: LoadedModel | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly lastParse: () => ParseFigures | null,
+    private readonly drawCalls: () => number,
+  ) {}
+
+  /**
+   * The stats box's facts about the current model and clip, filled into one reused object: the box
+   * refreshes at 4 Hz and needs none of info()'s lists. Null without a model.
+   */
+  overlay(): OverlayFacts | null {
+    const m = this.ctx.current;
+    if (!m) return null;
+    const f = this.facts;
+    if (this.factsModel !== m) {
+      this.factsModel = m;
+      const bones = new Set<number>();
+      f.vertices = 0;
+      f.triangles = 0;
+      for (const mesh of m.scene.meshes) {
+        if (mesh.skinned) for (const b of mesh.bones) bones.add(b);
+        f.vertices += mesh.vertexCount;
+        f.triangles += mesh.indices.length / 3;
+      }
+      f.bones = bones.size;
+    }
+    f.technique = this.ctx.state.technique;
+    f.clip = m.player.clipIndex >= 0 ? m.scene.clips[m.player.clipIndex]!.name : null;
+    f.t = m.player.time;
+    return f;
+  }
+
+  /** CONTRACT section 2 `info()`. */
+  info(): Record<string, unknown> {
+    const ctx = this.ctx;
+    const state = ctx.state;
+    const m = ctx.current;
+    const scene = m?.scene;
+    const bones = new Set<number>();
+    for (const mesh of scene?.meshes ?? []) if (mesh.skinned) for (const b of mesh.bones) bones.add(b);
+    const cam = ctx.camera;
+    return {
+      model: m?.id ?? null,
+      label: m?.label ?? null,
+      /** Where the model came from: 'builtin' and 'url' can be linked to, 'file' cannot. */
+      origin: m?.origin ?? null,
+      detail: m?.detail || null,
+      details: Object.keys(findBuiltin(m?.id ?? '')?.details ?? {}),
+      clips: scene?.clips.map((c) => c.name) ?? [],
+      clip: scene && m.player.clipIndex >= 0 ? scene.clips[m.player.clipIndex]!.name : null,
+      duration: m?.player.duration ?? 0,
+      t: m?.player.time ?? 0,
+      paused: state.t !== null || state.paused,
+      speed: state.speed,
+      technique: state.technique,
+      techniques: TECHNIQUES.map((t) => t.id),
+      /** Per technique id: null when it can draw this model here, else the reason (greyed out in the GUI). */
+      techniqueSupport: Object.fromEntries(TECHNIQUES.map((t) => [t.id, unsupportedReason(ctx, t)])),
+      influences: state.influences,
+      palette: state.palette,
+      paletteRange: currentPaletteRange(ctx),
+      view: state.view,
+      views: [...VIEW_IDS],
+      bone: state.bone,
+      boneNames: boneNames(m),
+      bindPose: state.bindPose,
+      grid: state.grid,
+      skeleton: state.skeleton,
+      morphTargets: scene?.morphTargets ?? [],
+      morphKinds: scene ? scene.morphTargets.map((_, i) => scene.morphKinds?.[i] ?? 'modifier') : [],
+      morphs: state.morphs,
+      morphPaths: [...MORPH_PATHS],
+      /** Hand-set weights (state `morph`), and every non-zero weight applied this frame (track or hand). */
+      morph: formatMorph(state.morph),
+      morphTrack: state.morphTrack,
+      morphWeights: m ? Object.fromEntries(scene!.morphTargets.map((n, i) => [n, m.player.morphWeights[i]!]).filter(([, w]) => w !== 0)) : {},
+      bones: bones.size,
+      frames: scene?.skeleton.parents.length ?? 0,
+      vertices: scene?.meshes.reduce((n, x) => n + x.vertexCount, 0) ?? 0,
+      triangles: scene?.meshes.reduce((n, x) => n + x.indices.length / 3, 0) ?? 0,
+      meshes: scene?.meshes.length ?? 0,
+      drawCalls: this.drawCalls(),
+      crowd: state.crowd,
+      /** Crowd mode's path (above 1 instance), or null. */
+      crowdPath: state.crowd > 1 ? 'instanced, texture palette (technique menu and view ignored; morph targets not applied)' : null,
+      /** The orbit camera as drawn: degrees, distance in model units, target in model units. */
+      camera: { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance, target: [cam.target[0], cam.target[1], cam.target[2]] },
+      warnings: m?.warnings ?? [],
+      /** The last completed parse: { name, bytes, where: 'worker' | 'main', parseMs, totalMs }, or null. */
+      parse: this.lastParse(),
+      renderer: ctx.renderer.rendererName,
+      canvas: [ctx.canvas.width, ctx.canvas.height],
+    };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The frame loop: requestAnimationFrame, the replaceable clock, the drawing buffer's size, and the promises
+ * that wait for the next drawn frame. Each tick sizes the canvas and asks its host to draw; while the
+ * context is lost (or the model's GPU state is being rebuilt) nothing is drawn, the clock stands still and
+ * waiters keep waiting for a frame really drawn. Owns no model, no state and no GL objects.
+ */
+
+/** What the loop needs of the app. */
+export interface LoopHost {
+  readonly canvas: HTMLCanvasElement;
+  readonly gl: WebGL2RenderingContext;
+  /** When set, the drawing buffer has exactly this size in pixels whatever the canvas's CSS size (recorders). */
+  readonly fixedSize: { width: number; height: number } | null;
+  /** False while there is nothing to draw with (the model's GPU state is disposed until a rebuild). */
+  canDraw(): boolean;
+  /** Draws one frame `dt` seconds after the last, at clock time `now` (ms). */
+  draw(dt: number, now: number): void;
+  /** The drawing buffer changed size. */
+  resized(): void;
+}
+
+export class FrameLoop {
+  /** Replaceable clock in milliseconds (tests and recorders freeze it). */
+  clock: () => number = () => performance.now();
+  /** Render-loop frames since the page started (benchmarks count frames in a window with it). */
+  framesDrawn = 0;
+  private running = false;
+  private lastFrame = -1;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(private readonly host: LoopHost) {}
+
+  /** Resolves after the next frame is drawn (starting the loop if needed). */
+  nextFrame(): Promise<void> {
+    this.ensureRunning();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  ensureRunning(): void {
+    if (this.running) return;
+    this.running = true;
+    requestAnimationFrame(this.tick);
+  }
+
+  private readonly tick = (): void => {
+    requestAnimationFrame(this.tick);
+    const now = this.clock();
+    const dt = this.lastFrame < 0 ? 0 : Math.min(0.25, (now - this.lastFrame) / 1000);
+    this.lastFrame = now;
+    const host = this.host;
+    if (host.gl.isContextLost() || !host.canDraw()) return;
+    this.resize();
+    host.draw(dt, now);
+    this.framesDrawn++;
+    if (this.waiters.length > 0) {
+      const waiters = this.waiters.splice(0);
+      for (const w of waiters) w();
+    }
+  };
+
+  private resize(): void {
+    const { canvas, fixedSize } = this.host;
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    const w = fixedSize?.width ?? Math.max(1, Math.round(canvas.clientWidth * dpr));
+    const h = fixedSize?.height ?? Math.max(1, Math.round(canvas.clientHeight * dpr));
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+      this.host.resized();
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { mat4 } from 'gl-matrix';
+import { emptyFigures, type FrameFigures, type RenderOptions } from '../render/frame-types.ts';
+import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
+import { placeCamera } from './camera-placement.ts';
+import type { AppContext } from './context.ts';
+import { CrowdPlacement } from './crowd-placement.ts';
+import { FrameStats } from './frame-stats.ts';
+import type { LoadedModel } from './loaded-model.ts';
+
+/**
+ * One frame of the current model: advances or pins the animation clock from the state, evaluates the
+ * pose, lays out a crowd and places the camera when they are due, fills the render options from the
+ * state, draws through the renderer and records the figures in the stats window. Owns the render options,
+ * the frame's figures, the crowd placement and the stats; reads the state, never writes it (except
+ * rounding a paused time so a link carries it exactly). No allocation.
+ */
+export class FrameDrawer {
+  readonly figures: FrameFigures = emptyFigures();
+  readonly stats = new FrameStats();
+  readonly crowd = new CrowdPlacement();
+  /** state.bone resolved against the current model: a skeleton node, or -1 (App sets it). */
+  boneNode = -1;
+  /** The camera must be placed from the state (or framed) before the next frame. */
+  cameraDirty = true;
+  /** Filled from the state each frame (no per-frame object). */
+  private readonly options: RenderOptions = {
+    technique: TECHNIQUES[0]!,
+    influences: 4,
+    palette: 12,
+    view: 'shaded',
+    skeleton: false,
+    grid: true,
+    bindPose: false,
+    bone: -1,
+    morphs: 'slots',
+    crowd: 1,
+    crowdSpacing: 1,
+    crowdFloor: mat4.create(),
+  };
+
+  constructor(private readonly ctx: AppContext) {}
+
+  draw(model: LoadedModel, dt: number, now: number): void {
+    const { state: s, camera, canvas } = this.ctx;
+    const player = model.player;
+    const t0 = performance.now();
+    player.speed = s.speed;
+    if (s.t !== null) {
+      if (player.time !== s.t || player.fading) player.setTime(s.t);
+      player.paused = true;
+    } else {
+      player.paused = s.paused;
+      player.advance(dt);
+      // Paused by the user: the time a link carries (`t`, 4 decimals) is exactly the one drawn.
+      if (s.paused && !player.fading) {
+        const r = roundTime(player.time);
+        if (r !== player.time) player.setTime(r);
+      }
+    }
+    player.evaluate();
+    let cpuUs = (performance.now() - t0) * 1000;
+    const o = this.options;
+    if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
+    camera.aspect = canvas.width / Math.max(1, canvas.height);
+    if (this.cameraDirty) {
+      placeCamera(camera, model.framing, s.camera, s.crowd, this.crowd.extent);
+      this.cameraDirty = false;
+    }
+    camera.update();
+    if (o.technique.id !== s.technique) o.technique = findTechnique(s.technique) ?? TECHNIQUES[0]!;
+    o.influences = s.influences;
+    o.palette = s.palette;
+    o.view = s.view;
+    o.skeleton = s.skeleton;
+    o.grid = s.grid;
+    o.bindPose = s.bindPose;
+    o.bone = this.boneNode;
+    o.morphs = s.morphs;
+    o.crowd = s.crowd;
+    player.morphTracksEnabled = s.morphTrack;
+    const f = this.figures;
+    this.ctx.renderer.render(model.gpu, player, camera, o, f);
+    // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
+    cpuUs += f.crowdPoseUs;
+    this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? this.crowd.label : o.technique.id, s.view, s.bone);
+  }
+}
+
+/** A paused time as a link writes it: 4 decimals (0.1 ms). */
+export function roundTime(t: number): number {
+  return Math.round(t * 1e4) / 1e4;
+}

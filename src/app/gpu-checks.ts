@@ -1,0 +1,185 @@
+import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../anim/dual-quat.ts';
+import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
+import { referenceSkinPositions } from '../anim/reference-skin.ts';
+import { skinMesh } from '../anim/software-skin.ts';
+import type { SkinnedMesh } from '../model/types.ts';
+import { tangentCheck as checkTangents, type TangentCheck } from '../render/tangent-check.ts';
+import { clampPalette, findTechnique } from '../techniques/index.ts';
+import type { AppContext } from './context.ts';
+import type { LoadedModel } from './loaded-model.ts';
+
+/**
+ * The correctness checks the tests drive through `window.skinlab`: a technique's (and a morph path's)
+ * GPU-skinned positions and tangents, read back with transform feedback, against CPU references computed
+ * here from the same pose. Reads the context; owns nothing between calls. Allocates: never per frame.
+ */
+
+/** skinCheck(): the technique's GPU-skinned positions (transform feedback) against the CPU reference. */
+export interface SkinCheck {
+  technique: string;
+  /** The CPU reference used: `software` (linear blend), `dual-quat`, or `gl-matrix` (anim/reference-skin.ts, asked for). */
+  reference: string;
+  vertices: number;
+  /** Diameter of the model's framing sphere (model units). */
+  modelSize: number;
+  /** Largest |gpu − cpu| over vertices the technique draws exactly. */
+  maxError: number;
+  /** Vertices the technique deliberately approximates (ff-nonindexed's reduced triangles) and their largest error. */
+  approximatedVertices: number;
+  maxErrorApproximated: number;
+}
+
+/** morphCheck(): a morph path's GPU morphed+skinned positions (transform feedback) against the CPU. */
+export interface MorphCheck {
+  path: string;
+  technique: string;
+  vertices: number;
+  /** Diameter of the model's framing sphere (model units). */
+  modelSize: number;
+  /** Largest |gpu − cpu| against the CPU reference with every weight applied (the `cpu` path). */
+  maxError: number;
+  /** Largest |gpu − cpu| against the CPU applying this path's own weights (for `slots`: the 5 bound ones). */
+  maxErrorPath: number;
+  /** Σ|w| the path dropped (slots beyond 5), and the slot targets. */
+  dropped: number;
+  slots: string[];
+  /** Largest |morphed − neutral| position over the reference (how much the morph moves anything). */
+  maxMorphOffset: number;
+}
+
+/** The model, technique and clamped palette a check runs with; throws with the check's name when there is none. */
+function subject(ctx: AppContext, name: string, id: string): { m: LoadedModel; technique: NonNullable<ReturnType<typeof findTechnique>>; palette: number } {
+  const m = ctx.current;
+  const technique = findTechnique(id);
+  if (!m || !technique) throw new Error(`${name}: ${m ? `no technique ${id}` : 'no model loaded'}`);
+  const palette = clampPalette(m.scene, ctx.renderer.caps, ctx.state.influences, ctx.state.palette);
+  return { m, technique, palette };
+}
+
+/** Largest coordinate difference between point v of `a` and point s of `b`; Infinity for a non-finite one. */
+function pointError(a: Float32Array, v: number, b: Float32Array, s: number): number {
+  const e = Math.max(Math.abs(a[v * 3]! - b[s * 3]!), Math.abs(a[v * 3 + 1]! - b[s * 3 + 1]!), Math.abs(a[v * 3 + 2]! - b[s * 3 + 2]!));
+  return Number.isFinite(e) ? e : Infinity;
+}
+
+/**
+ * Skins the current pose with a technique on the GPU, reads the positions back with transform feedback and
+ * compares each technique vertex with the CPU reference of the mesh vertex it copies (skinMesh, or
+ * skinMeshDualQuat for dual-quat) at the state's influence count. `reference` 'gl-matrix': the CPU reference
+ * is anim/reference-skin.ts, a linear blend written apart from skinMesh and the palette code.
+ */
+export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-matrix' = 'auto'): SkinCheck {
+  if (reference !== 'auto' && reference !== 'gl-matrix') throw new Error(`skinCheck: no reference ${String(reference)} (auto or gl-matrix)`);
+  const { m, technique, palette } = subject(ctx, 'skinCheck', id);
+  const influences = ctx.state.influences;
+  m.player.evaluate();
+  const readbacks = ctx.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, ctx.state.morphs);
+  const dual = technique.id === 'dual-quat';
+  const applied = pathWeights(m, ctx.state.morphs).weights;
+  const out: SkinCheck = {
+    technique: technique.id,
+    reference: reference === 'gl-matrix' ? 'gl-matrix' : dual ? 'dual-quat' : 'software',
+    vertices: 0,
+    modelSize: m.framing.radius * 2,
+    maxError: 0,
+    approximatedVertices: 0,
+    maxErrorApproximated: 0,
+  };
+  m.scene.meshes.forEach((mesh, i) => {
+    const cpu =
+      reference === 'gl-matrix'
+        ? referenceSkinPositions(morphedMesh(mesh, applied), m.player.model, influences)
+        : referenceSkin(m, mesh, applied, dual, influences);
+    const r = readbacks[i]!;
+    for (let v = 0; v < r.sourceVertex.length; v++) {
+      const err = pointError(r.positions, v, cpu, r.sourceVertex[v]!);
+      if (r.approximated && r.approximated[v]) {
+        out.approximatedVertices++;
+        out.maxErrorApproximated = Math.max(out.maxErrorApproximated, err);
+      } else out.maxError = Math.max(out.maxError, err);
+    }
+    out.vertices += r.sourceVertex.length;
+  });
+  return out;
+}
+
+/**
+ * Morphs and skins the current pose on the GPU with morph path `path` and technique `id`, reads the
+ * positions back and compares each vertex with the CPU (applyMorphs then skinMesh / dual-quat) using every
+ * weight (maxError) and the path's own weights (maxErrorPath). Deliberately approximated vertices are left out.
+ */
+export function morphCheck(ctx: AppContext, path: string, id: string): MorphCheck {
+  const { m, technique, palette } = subject(ctx, 'morphCheck', id);
+  if (!(MORPH_PATHS as readonly string[]).includes(path)) throw new Error(`morphCheck: no morph path ${path} (one of ${MORPH_PATHS.join(', ')})`);
+  const morphPath = path as MorphPath;
+  const influences = ctx.state.influences;
+  m.player.evaluate();
+  const readbacks = ctx.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, morphPath);
+  const dual = technique.id === 'dual-quat';
+  const all = pathWeights(m, 'cpu').weights;
+  const own = pathWeights(m, morphPath);
+  const zero = new Float32Array(all.length);
+  const out: MorphCheck = {
+    path,
+    technique: technique.id,
+    vertices: 0,
+    modelSize: m.framing.radius * 2,
+    maxError: 0,
+    maxErrorPath: 0,
+    dropped: morphPath === 'slots' ? own.dropped : 0,
+    slots: morphPath === 'slots' ? [...own.slots].filter((t) => t >= 0).map((t) => m.scene.morphTargets[t]!) : [],
+    maxMorphOffset: 0,
+  };
+  m.scene.meshes.forEach((mesh, i) => {
+    const full = referenceSkin(m, mesh, all, dual, influences);
+    const mine = referenceSkin(m, mesh, own.weights, dual, influences);
+    const neutral = referenceSkin(m, mesh, zero, dual, influences);
+    for (let s = 0; s < mesh.vertexCount; s++) out.maxMorphOffset = Math.max(out.maxMorphOffset, pointError(full, s, neutral, s));
+    const r = readbacks[i]!;
+    for (let v = 0; v < r.sourceVertex.length; v++) {
+      if (r.approximated && r.approximated[v]) continue;
+      const s = r.sourceVertex[v]!;
+      out.maxError = Math.max(out.maxError, pointError(r.positions, v, full, s));
+      out.maxErrorPath = Math.max(out.maxErrorPath, pointError(r.positions, v, mine, s));
+    }
+    out.vertices += r.sourceVertex.length;
+  });
+  return out;
+}
+
+/** A morph path's transform-feedback tangents against the CPU morph (re-orthonormalised) + skin (render/tangent-check.ts). */
+export function tangentCheck(ctx: AppContext, path: string, id: string): TangentCheck {
+  const { m, technique, palette } = subject(ctx, 'tangentCheck', id);
+  return checkTangents(ctx.renderer, m.gpu, m.player, technique, ctx.state.influences, palette, path);
+}
+
+/** The weights a path applies to the model now (copies; allocates). */
+function pathWeights(m: LoadedModel, path: MorphPath): { weights: Float32Array; dropped: number; slots: Int32Array } {
+  const weights = new Float32Array(m.player.morphWeights.length);
+  const slots = new Int32Array(MORPH_SLOTS);
+  const dropped = effectiveWeights(path, m.player.morphWeights, weights, slots);
+  return { weights, dropped, slots };
+}
+
+/** CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning) with the current pose. */
+function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, dual: boolean, influences: number): Float32Array {
+  const source = morphedMesh(mesh, weights);
+  const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
+  m.player.writePalette(mesh, pal, 0);
+  const cpu = new Float32Array(mesh.vertexCount * 3);
+  if (dual) {
+    const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
+    buildDualQuatPalette(pal, mesh.bones.length, dq);
+    skinMeshDualQuat(source, dq, cpu, null, influences);
+  } else skinMesh(source, pal, cpu, null, influences);
+  return cpu;
+}
+
+/** A mesh with its bind-space positions and normals morphed by `weights` (the mesh itself when nothing moves it). */
+function morphedMesh(mesh: SkinnedMesh, weights: Float32Array): SkinnedMesh {
+  if (!mesh.morphs || weights.every((w) => w === 0)) return mesh;
+  const positions = new Float32Array(mesh.vertexCount * 3);
+  const normals = new Float32Array(mesh.vertexCount * 3);
+  applyMorphs(mesh, weights, positions, normals);
+  return { ...mesh, positions, normals };
+}

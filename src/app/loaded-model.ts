@@ -1,0 +1,41 @@
+import type { AnimPlayer } from '../anim/player.ts';
+import type { Scene } from '../model/types.ts';
+import type { ModelGpu } from '../render/model-gpu.ts';
+import type { Framing } from './framing.ts';
+
+/**
+ * The app's two shared shapes: a model that loaded completely and is being drawn, and what the app tells
+ * the page chrome. Types only: every job of src/app reads them, none of them owns them.
+ */
+
+/** A model that loaded completely and is being drawn. */
+export interface LoadedModel {
+  /** The `model` value that loaded it (built-in id, URL, or file name). */
+  readonly id: string;
+  /** Where it came from: a built-in or a URL can be linked to; a file opened from disk cannot. */
+  readonly origin: 'builtin' | 'url' | 'file';
+  /** The detail level it was loaded at ('' for a model without levels). */
+  readonly detail: string;
+  readonly label: string;
+  readonly scene: Scene;
+  readonly player: AnimPlayer;
+  readonly gpu: ModelGpu;
+  readonly framing: Framing;
+  readonly warnings: readonly string[];
+  /** Palette bytes per frame (all meshes). */
+  readonly paletteBytes: number;
+  /** Skeleton nodes that skin a vertex, in skeleton order: what the `bone` key indexes. */
+  readonly bones: readonly number[];
+  /** The weights view's default bone (the node weighting the most vertices), or -1. */
+  readonly defaultBone: number;
+  /** The clip the model starts with when no `clip` is asked for (the built-in's, else the first), or ''. */
+  readonly startClip: string;
+}
+
+/** What the app tells the page chrome (GUI, overlays); implemented in src/ui and wired in main.ts. */
+export interface AppView {
+  progress(message: string | null, fraction?: number): void;
+  error(message: string | null): void;
+  modelChanged(model: LoadedModel): void;
+  stateChanged(): void;
+}

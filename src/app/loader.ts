@@ -1,0 +1,138 @@
+import { AnimPlayer } from '../anim/player.ts';
+import { LoadError } from '../model/errors.ts';
+import { ModelGpu } from '../render/model-gpu.ts';
+import { busiestBone, influencingBones } from '../render/view-data.ts';
+import { findBuiltin } from './builtins.ts';
+import { animatedFraming } from './framing.ts';
+import type { LoadedModel, AppView } from './loaded-model.ts';
+import type { ModelSource } from './model-source.ts';
+import { parseModel, type ParseResult } from './parse-client.ts';
+
+/**
+ * Loading and cancelling: reads a source's bytes with progress, parses them in the worker, prepares the
+ * GPU state and hands the complete model to the host (`adopt`). Owns the load sequence (a newer load
+ * supersedes an older one still in flight), the abort controller and the last parse's figures. It never
+ * makes a model current itself and never touches the running model, the state or the frame loop: a
+ * failed or cancelled load leaves everything as it was.
+ */
+
+/** What the loader needs of the app. */
+export interface LoadHost {
+  readonly gl: WebGL2RenderingContext;
+  readonly view: AppView;
+  /** Makes a complete model current; resolves after its first frame is drawn. */
+  adopt(model: LoadedModel, clip: string): Promise<void>;
+  /** Shows a load error (banner, console, readiness "error"). */
+  fail(message: string): void;
+  /** After a failed load: the state names the model still drawn again. */
+  loadFailed(): void;
+  /** A model is being drawn. */
+  readonly hasModel: boolean;
+  /** A context restore is in progress (it sets the readiness state itself). */
+  readonly restoring: boolean;
+}
+
+/** The last completed parse (info().parse). */
+export interface ParseFigures {
+  name: string;
+  bytes: number;
+  where: ParseResult['where'];
+  parseMs: number;
+  totalMs: number;
+}
+
+export class ModelLoader {
+  private seq = 0;
+  private abort: AbortController | null = null;
+  lastParse: ParseFigures | null = null;
+
+  constructor(private readonly host: LoadHost) {}
+
+  /**
+   * Loads a model from a source and hands it to the host, starting `clip` (name or index; '' = the first).
+   * On failure shows the error, sets state "error" and keeps the previous model. Resolves true when the
+   * model was adopted, false when it failed or was superseded.
+   */
+  async load(source: ModelSource, id: string, label = source.name, clip = '', detail = ''): Promise<boolean> {
+    const host = this.host;
+    const view = host.view;
+    const seq = ++this.seq;
+    this.abort?.abort();
+    const abort = new AbortController();
+    this.abort = abort;
+    document.documentElement.dataset.state = 'loading';
+    view.error(null);
+    view.progress(`Loading ${source.name}…`, 0);
+    let gpu: ModelGpu | null = null;
+    try {
+      const bytes = await source.read((loaded, total) => {
+        if (seq === this.seq) view.progress(`Loading ${source.name}… ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''}`, total ? loaded / total : undefined);
+      }, abort.signal);
+      if (seq !== this.seq) return false;
+      // Parsed in a worker: the page keeps drawing; the bar is indeterminate (the parsers report no progress).
+      const size = formatBytes(bytes.length);
+      const byteCount = bytes.length;
+      const parsed = await parseModel(source.name, bytes, abort.signal, (ms) => {
+        if (seq === this.seq) view.progress(`Parsing ${source.name}… (${size}) ${(ms / 1000).toFixed(1)} s`);
+      });
+      if (seq !== this.seq) return false;
+      const { scene } = parsed;
+      this.lastParse = { name: source.name, bytes: byteCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
+      const warnings = [...scene.warnings];
+      const framing = animatedFraming(scene);
+      const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length);
+      view.progress(`Preparing ${source.name} for the GPU…`);
+      gpu = await ModelGpu.create(host.gl, scene, source.companions, framing, warnings);
+      for (const note of source.notes) if (!warnings.includes(note)) warnings.push(note);
+      if (seq !== this.seq) {
+        gpu.dispose();
+        return false;
+      }
+      const builtin = findBuiltin(id);
+      const model: LoadedModel = {
+        id,
+        origin: builtin && source.origin === 'url' ? 'builtin' : source.origin,
+        detail,
+        label,
+        scene,
+        player,
+        gpu,
+        framing,
+        warnings,
+        paletteBytes: scene.meshes.reduce((n, m) => n + m.bones.length * 64, 0),
+        bones: influencingBones(scene.meshes),
+        defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
+        startClip: builtin?.clip && scene.clips.some((c) => c.name === builtin.clip) ? builtin.clip : scene.clips[0]?.name ?? '',
+      };
+      for (const w of warnings) console.warn(`${source.name}: ${w}`);
+      await host.adopt(model, clip);
+      if (seq === this.seq && document.documentElement.dataset.state !== 'error') document.documentElement.dataset.state = 'ready';
+      return true;
+    } catch (e) {
+      gpu?.dispose();
+      if (seq !== this.seq) return false;
+      view.progress(null);
+      if ((e as Error).name === 'AbortError') return false;
+      const text = (e as Error)?.message ?? String(e);
+      const message = e instanceof LoadError || text.startsWith(`${source.name}:`) ? text : `${source.name}: ${text}`;
+      host.fail(message);
+      host.loadFailed();
+      return false;
+    }
+  }
+
+  /** Stops the load in flight (its worker is terminated); the model drawn stays. */
+  cancel(): void {
+    this.abort?.abort();
+    this.seq++;
+    this.host.view.progress(null);
+    // During a context restore the state goes back to ready when the restored frame is drawn.
+    if (this.host.hasModel && !this.host.restoring) document.documentElement.dataset.state = 'ready';
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1048576) return `${(n / 1024).toFixed(0)} KiB`;
+  return `${(n / 1048576).toFixed(1)} MiB`;
+}

@@ -1,0 +1,112 @@
+import type { DeviceCaps } from '../techniques/technique.ts';
+import { clampPalette } from '../techniques/index.ts';
+import { findBuiltin } from './builtins.ts';
+import { roundTime } from './frame.ts';
+import type { LoadedModel } from './loaded-model.ts';
+import { defaultState, formatCamera, formatMorph, type AppState } from './state.ts';
+
+/**
+ * Links that reproduce a view: the page's state written back into its URL (CONTRACT section 2), defaults
+ * omitted, so a copied link opens the same picture. `linkQuery` is the pure mapping state → query string;
+ * `UrlSync` keeps `location` in step with it through history.replaceState (no history entry per change),
+ * debounced: a query is written once it has stayed the same for one poll. Reads the state and the current
+ * model; never writes either.
+ */
+
+const DEFAULTS = defaultState();
+
+/** What a link is built from. */
+export interface LinkSource {
+  readonly state: AppState;
+  readonly model: LoadedModel | null;
+  readonly caps: DeviceCaps;
+}
+
+/**
+ * The query string (without '?') that reproduces the state on `model`, keys in the CONTRACT's order, values
+ * that equal what the page would choose by itself left out. A model opened from a file has no `model` key
+ * (nothing can fetch it): `linkable` says so.
+ */
+export function linkQuery({ state: s, model, caps }: LinkSource): { query: string; linkable: boolean } {
+  const q: [string, string][] = [];
+  const put = (key: string, value: string): void => {
+    q.push([key, value]);
+  };
+  const linkable = model === null || model.origin !== 'file';
+  const builtin = findBuiltin(s.model);
+  if (linkable && s.model !== DEFAULTS.model) put('model', s.model);
+  if (builtin?.details && s.detail !== '' && s.detail !== builtin.defaultDetail) put('detail', s.detail);
+  if (model && s.clip !== '' && s.clip !== model.startClip) put('clip', s.clip);
+  if (model && (s.t !== null || s.paused)) put('t', String(s.t ?? roundTime(model.player.time)));
+  if (s.speed !== DEFAULTS.speed) put('speed', String(s.speed));
+  if (s.technique !== DEFAULTS.technique) put('technique', s.technique);
+  if (s.influences !== DEFAULTS.influences) put('influences', String(s.influences));
+  if (model && s.palette !== clampPalette(model.scene, caps, s.influences, DEFAULTS.palette)) put('palette', String(s.palette));
+  if (s.view !== DEFAULTS.view) put('view', s.view);
+  if (model && s.bone !== '') {
+    const names = model.scene.skeleton.names;
+    const fallback = model.defaultBone >= 0 ? names[model.defaultBone] ?? String(model.defaultBone) : '';
+    if (s.bone !== fallback) put('bone', s.bone);
+  }
+  if (s.bindPose) put('bindPose', '1');
+  if (s.skeleton) put('skeleton', '1');
+  if (!s.grid) put('grid', '0');
+  const morph = formatMorph(s.morph);
+  if (morph !== '') put('morph', morph);
+  if (s.morphs !== DEFAULTS.morphs) put('morphs', s.morphs);
+  if (!s.morphTrack) put('morphTrack', '0');
+  if (s.crowd !== DEFAULTS.crowd) put('crowd', String(s.crowd));
+  if (s.camera) put('camera', formatCamera(s.camera));
+  if (!s.gui) put('gui', '0');
+  // Commas, colons and slashes stay readable: they are legal in a query and the page's parser takes them as they are.
+  const query = q.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/')}`).join('&');
+  return { query, linkable };
+}
+
+/** Keeps the address bar in step with the state. */
+export class UrlSync {
+  private pending = '';
+  private written: string;
+
+  constructor(
+    private readonly source: () => LinkSource,
+    private readonly location: Location,
+    private readonly history: History,
+  ) {
+    this.written = location.search.replace(/^\?/, '');
+  }
+
+  /** The link to what is shown now (absolute URL). */
+  link(): { url: string; linkable: boolean } {
+    const { query, linkable } = linkQuery(this.source());
+    const l = this.location;
+    return { url: `${l.origin}${l.pathname}${query ? `?${query}` : ''}${l.hash}`, linkable };
+  }
+
+  /**
+   * Called a few times a second (not per frame): writes the query once it has been the same for two polls
+   * in a row. `ready`: a model is drawn at the requested state (nothing is written while a load is in flight).
+   */
+  poll(ready: boolean): void {
+    if (!ready) return;
+    const { query } = linkQuery(this.source());
+    if (query !== this.pending) {
+      this.pending = query;
+      return;
+    }
+    if (query !== this.written) this.write(query);
+  }
+
+  /** Writes the current query now (Copy link). */
+  flush(): void {
+    const { query } = linkQuery(this.source());
+    this.pending = query;
+    if (query !== this.written) this.write(query);
+  }
+
+  private write(query: string): void {
+    this.written = query;
+    const l = this.location;
+    this.history.replaceState(this.history.state, '', `${l.pathname}${query ? `?${query}` : ''}${l.hash}`);
+  }
+}

@@ -1,0 +1,169 @@
+import type * as twgl from 'twgl.js';
+import type { AnimPlayer } from '../anim/player.ts';
+import type { ProgramCache } from '../gpu/programs.ts';
+import { UniformBinding } from '../gpu/uniforms.ts';
+import { clampInfluences } from '../techniques/influences.ts';
+import { subsetDraws } from '../techniques/mesh-state.ts';
+import type { DrawRange } from '../techniques/technique.ts';
+import type { OrbitCamera } from './camera.ts';
+import { CrowdModel } from './crowd.ts';
+import { crowdGrid } from './crowd-layout.ts';
+import type { FrameFigures, RenderOptions } from './frame-types.ts';
+import type { LinesPass } from './lines-pass.ts';
+import type { ModelGpu } from './model-gpu.ts';
+import type { SceneUniforms } from './scene-uniforms.ts';
+
+/** Crowd mode's programs for one influence count, and their uniform bindings. */
+interface CrowdVariant {
+  influences: number;
+  lit: twgl.ProgramInfo;
+  litFrame: UniformBinding<SceneUniforms['frame']>;
+  litMaterial: UniformBinding<SceneUniforms['material']>;
+  litCrowd: UniformBinding<CrowdPass['crowdUniforms']>;
+}
+
+/**
+ * Crowd mode: `opts.crowd` instances of the model, each at its own phase (crowd.ts), on the crowd grid
+ * (crowd-layout.ts). Whatever the technique menu says: the texture palette (every instance's palettes in
+ * one RGBA32F texture, one upload per frame) and one drawElementsInstanced per subset, so the draw count
+ * does not depend on N: the floor grid (1) and one per subset. No contact shadows: on SwiftShader N blended
+ * shadow fans cost as much as the figures themselves. The shaded view only (other views and the skeleton
+ * overlay are not drawn); morph targets are not applied. Owns the per-model CrowdModel (its palette
+ * texture; released when another model is drawn or on dispose) and the crowd program's bindings.
+ */
+export class CrowdPass {
+  private crowdModel: CrowdModel | null = null;
+  private crowdModelOf: ModelGpu | null = null;
+  private crowdDraws: DrawRange[][] = [];
+  private variant: CrowdVariant | null = null;
+  private readonly crowdUniforms = { u_crowdSlots: 1, u_crowdBase: 0, u_crowdColumns: 1, u_crowdRows: 1, u_crowdSpacing: 1 };
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    private readonly programs: ProgramCache,
+    private readonly maxTextureSize: number,
+    private readonly uniforms: SceneUniforms,
+    private readonly lines: LinesPass,
+    private readonly clear: () => void,
+  ) {}
+
+  /** The CrowdModel is of a model other than `model` (which may be disposed already). */
+  holdsOther(model: ModelGpu): boolean {
+    return this.crowdModel !== null && this.crowdModelOf !== model;
+  }
+
+  /** Frees the palette texture (rebuilt on the next crowd frame). */
+  release(): void {
+    this.crowdModel?.dispose();
+    this.crowdModel = null;
+    this.crowdModelOf = null;
+  }
+
+  /** The per-model state, built the first time the model is drawn as a crowd (allocates; not per frame). */
+  crowdFor(model: ModelGpu): CrowdModel {
+    if (this.crowdModelOf !== model || !this.crowdModel) {
+      this.crowdModel?.dispose();
+      this.crowdModel = new CrowdModel(this.gl, model.scene, this.maxTextureSize);
+      this.crowdModelOf = model;
+      this.crowdDraws = model.scene.meshes.map(subsetDraws);
+    }
+    return this.crowdModel;
+  }
+
+  /** The crowd programs for an influence count (compiled once, cached). */
+  private programsFor(influences: number): CrowdVariant {
+    const c = this.variant;
+    if (c && c.influences === influences) return c;
+    const lit = this.programs.get('skinned.vert', 'lit.frag', { PALETTE_TEXTURE: true, CROWD: true, INFLUENCES: influences });
+    const u = this.uniforms;
+    const v: CrowdVariant = {
+      influences,
+      lit,
+      litFrame: new UniformBinding(lit, u.frame),
+      litMaterial: new UniformBinding(lit, u.material),
+      litCrowd: new UniformBinding(lit, this.crowdUniforms),
+    };
+    this.variant = v;
+    return v;
+  }
+
+  render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures): void {
+    const gl = this.gl;
+    out.drawCalls = 0;
+    out.meshDrawCalls = 0;
+    out.groups = 1;
+    out.duplicatedVertices = 0;
+    out.vertexBytes = 0;
+    out.approximatedTriangles = 0;
+    out.unrepresentableScale = 0;
+    out.diffPixels = -1;
+    out.diffShare = -1;
+    out.setupUs = 0;
+    out.setupWhat = '';
+    const fu = this.uniforms.frame;
+    fu.u_viewProj = camera.viewProj;
+    fu.u_cameraPos = camera.position;
+    const s0 = performance.now();
+    const fresh = this.crowdModelOf !== model || this.crowdModel === null;
+    const compiled = this.programs.size;
+    const crowd = this.crowdFor(model);
+    const count = crowd.fit(opts.crowd);
+    const v = this.programsFor(clampInfluences(opts.influences));
+    if (fresh || this.programs.size !== compiled) {
+      out.setupUs = (performance.now() - s0) * 1000;
+      out.setupWhat = fresh ? 'crowd palette texture' : 'crowd programs';
+    }
+    const t0 = performance.now();
+    crowd.pose(player, opts.bindPose ? model.bindPose : null, count);
+    const t1 = performance.now();
+    crowd.palette.upload(count);
+    out.uploadBytes = crowd.palette.lastUploadBytes;
+    // Animation (instances 1..N-1 sampled, every palette written) counts as animation; the one upload as the technique's work.
+    out.crowdPoseUs = (t1 - t0) * 1000;
+    out.skinUs = (performance.now() - t1) * 1000;
+    out.crowd = count;
+    for (let i = 0; i < model.meshes.length; i++) out.vertexBytes += model.meshes[i]!.vertexBytes;
+    const cu = this.crowdUniforms;
+    const grid = crowdGrid(count);
+    cu.u_crowdSlots = crowd.slotsPerInstance;
+    cu.u_crowdColumns = grid.columns;
+    cu.u_crowdRows = grid.rows;
+    cu.u_crowdSpacing = opts.crowdSpacing;
+
+    this.clear();
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LEQUAL);
+    gl.disable(gl.CULL_FACE);
+    if (opts.grid) this.lines.drawFloor(model, opts.crowdFloor, false, out);
+
+    gl.useProgram(v.lit.program);
+    v.litFrame.apply();
+    crowd.palette.bind();
+    this.uniforms.material.u_alpha = 1;
+    for (let i = 0; i < model.meshes.length; i++) {
+      const buffers = model.meshes[i]!;
+      cu.u_crowdBase = crowd.meshBase[i]!;
+      v.litCrowd.apply();
+      gl.bindVertexArray(buffers.vao);
+      const draws = this.crowdDraws[i]!;
+      let material = -1;
+      for (let d = 0; d < draws.length; d++) {
+        const draw = draws[d]!;
+        if (draw.material !== material) {
+          material = draw.material;
+          this.uniforms.applyMaterial(model, material, v.litMaterial);
+        }
+        gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
+        out.drawCalls++;
+        out.meshDrawCalls++;
+      }
+    }
+    gl.bindVertexArray(null);
+  }
+
+  dispose(): void {
+    this.release();
+    this.crowdDraws = [];
+    this.variant = null;
+  }
+}

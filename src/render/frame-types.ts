@@ -1,0 +1,86 @@
+import type { mat4 } from 'gl-matrix';
+import type { Technique } from '../techniques/technique.ts';
+import type { MorphPath } from './morph-runtime.ts';
+import type { ViewId } from './views.ts';
+
+/**
+ * What a frame is drawn with (RenderOptions, filled by the app from AppState) and what drawing it cost
+ * (FrameFigures, written in place by the renderer's passes). Types and one factory; no GL.
+ */
+
+export interface RenderOptions {
+  technique: Technique;
+  influences: number;
+  /** Palette size for ff-indexed (clamped by the technique to what the scene and device allow). */
+  palette: number;
+  view: ViewId;
+  /** Bone overlay on top of any view. */
+  skeleton: boolean;
+  /** The floor: grid and contact shadow. */
+  grid: boolean;
+  /** Draw with an identity palette (the stored bind-space mesh) and the skeleton in bind pose. */
+  bindPose: boolean;
+  /** Skeleton node whose weights the `weights` view shows (-1: none). */
+  bone: number;
+  /** How morph targets are applied (ignored for a model without targets). */
+  morphs: MorphPath;
+  /**
+   * Crowd mode: instances to draw (1 = the single model through the technique). Above 1 the model is drawn
+   * with the crowd pass whatever `technique` and `view` say: instanced, every palette in one texture.
+   */
+  crowd: number;
+  /** Crowd grid spacing (model units, crowd-layout.ts crowdSpacing). */
+  crowdSpacing: number;
+  /** Crowd mode's floor transform (the grid scaled about the model to cover the crowd); model → world. */
+  crowdFloor: mat4;
+}
+
+/** Figures of the last frame; written in place by render() (the live cost panel reads them). */
+export interface FrameFigures {
+  drawCalls: number;
+  /** Draws of skinned meshes (the technique's share of drawCalls). */
+  meshDrawCalls: number;
+  /** Bytes uploaded this frame for skinning: palettes (once or per draw) or CPU-skinned vertices. */
+  uploadBytes: number;
+  /** CPU time of the technique's per-frame work (palette build, CPU skinning, uploads), µs; one-time work excluded. */
+  skinUs: number;
+  /**
+   * One-time work this frame, µs: programs compiled, a technique's mesh state or morph storage built on first
+   * use, crowd state created. 0 on an ordinary frame; `setupWhat` then says what was built.
+   */
+  setupUs: number;
+  setupWhat: string;
+  /** Load-time costs of the technique's mesh state, summed over meshes. */
+  groups: number;
+  duplicatedVertices: number;
+  vertexBytes: number;
+  approximatedTriangles: number;
+  /** Largest scale the technique had to drop this frame (dual-quat), else 0. */
+  unrepresentableScale: number;
+  /** Diff view: pixels differing from the software reference at the last count, and their share of the canvas; -1 in other views. */
+  diffPixels: number;
+  diffShare: number;
+  /** Crowd mode: instances drawn (1 outside crowd mode) and the CPU time posing instances 1..N-1 and writing every palette, µs. */
+  crowd: number;
+  crowdPoseUs: number;
+}
+
+export function emptyFigures(): FrameFigures {
+  return {
+    drawCalls: 0,
+    meshDrawCalls: 0,
+    uploadBytes: 0,
+    skinUs: 0,
+    setupUs: 0,
+    setupWhat: '',
+    groups: 0,
+    duplicatedVertices: 0,
+    vertexBytes: 0,
+    approximatedTriangles: 0,
+    unrepresentableScale: 0,
+    diffPixels: -1,
+    diffShare: -1,
+    crowd: 1,
+    crowdPoseUs: 0,
+  };
+}

@@ -1,0 +1,120 @@
+import type { mat4 } from 'gl-matrix';
+import type * as twgl from 'twgl.js';
+import type { ProgramCache } from '../gpu/programs.ts';
+import { UniformBinding } from '../gpu/uniforms.ts';
+import type { FrameFigures } from './frame-types.ts';
+import type { ModelGpu } from './model-gpu.ts';
+import type { SceneUniforms } from './scene-uniforms.ts';
+
+/**
+ * The line-drawn layers: the floor (grid, and the contact shadow fan under a single model) and the
+ * skeleton overlay (bones as segments, joints as round points). Owns the lines program's bindings; the
+ * program itself belongs to the ProgramCache and the vertex data to the ModelGpu. Draws into whatever
+ * framebuffer is bound; counts its draws in the figures. No allocation per frame.
+ */
+export class LinesPass {
+  private readonly lines: twgl.ProgramInfo;
+  private readonly frame: UniformBinding<SceneUniforms['frame']>;
+  private readonly style: UniformBinding<SceneUniforms['line']>;
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    programs: ProgramCache,
+    private readonly uniforms: SceneUniforms,
+  ) {
+    this.lines = programs.get('lines.vert', 'lines.frag');
+    this.frame = new UniformBinding(this.lines, uniforms.frame);
+    this.style = new UniformBinding(this.lines, uniforms.line);
+  }
+
+  /**
+   * The floor, blended, depth not written, before the model: the grid, transformed by `floor` (null: the
+   * model's own frame), then the contact shadow darkening it when `shadow`.
+   */
+  drawFloor(model: ModelGpu, floor: mat4 | null, shadow: boolean, out: FrameFigures): void {
+    const gl = this.gl;
+    const u = this.uniforms;
+    gl.useProgram(this.lines.program);
+    if (floor) u.frame.u_world = floor;
+    this.frame.apply();
+    u.frame.u_world = u.identity;
+    u.line.u_round = 0;
+    this.style.apply();
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    gl.depthMask(false);
+    gl.bindVertexArray(model.gridVao);
+    gl.drawArrays(gl.LINES, 0, model.gridVertexCount);
+    out.drawCalls++;
+    if (shadow) {
+      gl.bindVertexArray(model.shadowVao);
+      gl.drawArrays(gl.TRIANGLE_FAN, 0, model.shadowVertexCount);
+      out.drawCalls++;
+    }
+    gl.depthMask(true);
+    gl.disable(gl.BLEND);
+  }
+
+  /**
+   * The skeleton on top of everything, in the pose of node → model matrices `nodeModel`; segments touching
+   * node `highlight` (the weights view's bone; -1 none) in cyan. Leaves blending on (the caller resets it).
+   */
+  drawSkeleton(model: ModelGpu, nodeModel: Float32Array, highlight: number, out: FrameFigures): void {
+    const gl = this.gl;
+    const u = this.uniforms;
+    gl.useProgram(this.lines.program);
+    this.frame.apply();
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    fillBoneLines(model, nodeModel, highlight);
+    model.uploadBoneLines();
+    gl.disable(gl.DEPTH_TEST);
+    gl.bindVertexArray(model.boneVao);
+    u.line.u_round = 0;
+    this.style.apply();
+    gl.drawArrays(gl.LINES, 0, model.boneLines.length / 7);
+    u.line.u_round = 1;
+    u.line.u_pointSize = Math.max(4, 6 * (gl.drawingBufferHeight / 800));
+    this.style.apply();
+    gl.drawArrays(gl.POINTS, 0, model.boneLines.length / 7);
+    out.drawCalls += 2;
+    gl.enable(gl.DEPTH_TEST);
+  }
+}
+
+/**
+ * Node-to-parent segments from node → model matrices `m` (16 floats per node; translation column = joint
+ * position) into model.boneLines (7 floats per vertex: xyz, rgba); nodes the overlay leaves out
+ * (ModelGpu.boneShown) get alpha 0. Segments touching node `highlight` (-1 none) are cyan.
+ */
+function fillBoneLines(model: ModelGpu, m: Float32Array, highlight: number): void {
+  const parents = model.scene.skeleton.parents;
+  const out = model.boneLines;
+  for (let i = 0; i < parents.length; i++) {
+    const p = parents[i]!;
+    const o = i * 14;
+    const shown = model.boneShown[i]!;
+    // A root, or a bone whose parent is not drawn: a degenerate segment, just the joint.
+    const q = p < 0 || model.boneShown[p] === 0 ? i : p;
+    out[o] = m[q * 16 + 12]!;
+    out[o + 1] = m[q * 16 + 13]!;
+    out[o + 2] = m[q * 16 + 14]!;
+    out[o + 7] = m[i * 16 + 12]!;
+    out[o + 8] = m[i * 16 + 13]!;
+    out[o + 9] = m[i * 16 + 14]!;
+    const a = q === i ? 0 : shown;
+    out[o + 3] = 1.0;
+    out[o + 4] = 0.62;
+    out[o + 5] = 0.2;
+    out[o + 6] = a;
+    out[o + 10] = 1.0;
+    out[o + 11] = 0.85;
+    out[o + 12] = 0.35;
+    out[o + 13] = shown;
+    if (highlight >= 0 && (i === highlight || p === highlight)) {
+      out[o + 3] = out[o + 10] = 0.2;
+      out[o + 4] = out[o + 11] = 0.95;
+      out[o + 5] = out[o + 12] = 1.0;
+    }
+  }
+}

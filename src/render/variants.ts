@@ -1,0 +1,118 @@
+import type * as twgl from 'twgl.js';
+import type { Defines, ProgramCache } from '../gpu/programs.ts';
+import { UniformBinding } from '../gpu/uniforms.ts';
+import type { DeviceCaps, Technique } from '../techniques/technique.ts';
+import type { ModelGpu } from './model-gpu.ts';
+import { morphDefines, morphLocations, type MorphLocations, type MorphPath } from './morph-runtime.ts';
+import type { SceneUniforms } from './scene-uniforms.ts';
+import type { SurfaceView } from './views.ts';
+
+/**
+ * Program variants: which define set a (model, technique, influences, palette, morph path, colouring)
+ * needs, and the cache of resolved variants with their uniform bindings, per slot (0: the chosen
+ * technique in the view's colouring; 1: the diff view's software reference). Compiling goes through the
+ * context's ProgramCache (which owns the programs); this file owns only the small binding objects.
+ */
+
+/** A program variant of one slot and its uniform bindings. */
+export interface Variant {
+  model: ModelGpu;
+  technique: Technique;
+  influences: number;
+  palette: number;
+  surface: SurfaceView;
+  morphs: MorphPath;
+  /** The programs carry a GPU morph define (MORPH_SLOTS / MORPH_TEXTURE). */
+  gpuMorph: boolean;
+  litMorph: MorphLocations | null;
+  flatMorph: MorphLocations | null;
+  lit: twgl.ProgramInfo;
+  flat: twgl.ProgramInfo;
+  litFrame: UniformBinding<SceneUniforms['frame']>;
+  litMaterial: UniformBinding<SceneUniforms['material']>;
+  litView: UniformBinding<SceneUniforms['view']>;
+  flatFrame: UniformBinding<SceneUniforms['frame']>;
+  flatColour: UniformBinding<SceneUniforms['flat']>;
+  /** The technique's per-draw group uniform in each program (null when it has none). */
+  litGroup: WebGLUniformLocation | null;
+  flatGroup: WebGLUniformLocation | null;
+}
+
+/** lit.frag's define set for a colouring: the technique's defines plus the view's (VIEW_TEXTURE: skinned.vert fetches the view data). */
+export function surfaceDefines(defines: Defines, surface: SurfaceView): Defines {
+  if (surface === 'weights') return { ...defines, VIEW_WEIGHTS: true, VIEW_TEXTURE: true };
+  if (surface === 'influences') return { ...defines, VIEW_INFLUENCES: true, VIEW_TEXTURE: true };
+  if (surface === 'groups') return { ...defines, VIEW_GROUPS: true };
+  return defines;
+}
+
+export class Variants {
+  private readonly slots: (Variant | null)[] = [null, null];
+  /** Technique options being resolved (reused object). */
+  private readonly options = { influences: 4, palette: 12 };
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    private readonly programs: ProgramCache,
+    private readonly caps: DeviceCaps,
+    private readonly uniforms: SceneUniforms,
+  ) {}
+
+  /** The technique's define set plus the morph path's (morph-runtime.ts morphDefines). */
+  defines(model: ModelGpu, technique: Technique, influences: number, palette: number, morphs: MorphPath): { defines: Defines; gpuMorph: boolean } {
+    const o = this.options;
+    o.influences = influences;
+    o.palette = palette;
+    const defines = technique.defines(model.scene, this.caps, o);
+    const extra = morphDefines(model.scene, morphs, defines.NO_SKIN === true);
+    return extra ? { defines: { ...defines, ...extra }, gpuMorph: true } : { defines, gpuMorph: false };
+  }
+
+  /** The slot's variant, re-resolved (compiling on first use) only when one of its keys changed. */
+  get(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView, morphs: MorphPath): Variant {
+    const c = this.slots[slot];
+    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface && c.morphs === morphs) return c;
+    const { defines, gpuMorph } = this.defines(model, technique, influences, palette, morphs);
+    const lit = this.programs.get('skinned.vert', 'lit.frag', surfaceDefines(defines, surface));
+    const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
+    const group = technique.groupUniform;
+    const u = this.uniforms;
+    const v: Variant = {
+      model,
+      technique,
+      influences,
+      palette,
+      surface,
+      morphs,
+      gpuMorph,
+      litMorph: gpuMorph ? morphLocations(this.gl, lit.program) : null,
+      flatMorph: gpuMorph ? morphLocations(this.gl, flat.program) : null,
+      lit,
+      flat,
+      litFrame: new UniformBinding(lit, u.frame),
+      litMaterial: new UniformBinding(lit, u.material),
+      litView: new UniformBinding(lit, u.view),
+      flatFrame: new UniformBinding(flat, u.frame),
+      flatColour: new UniformBinding(flat, u.flat),
+      litGroup: group ? this.gl.getUniformLocation(lit.program, group) : null,
+      flatGroup: group ? this.gl.getUniformLocation(flat.program, group) : null,
+    };
+    this.slots[slot] = v;
+    return v;
+  }
+
+  /**
+   * Drops variants bound to a model other than `model` (a replaced, disposed one), so neither slot keeps its
+   * scene alive: the diff view's reference slot is otherwise only revisited in the diff view. No allocation.
+   */
+  forgetOthers(model: ModelGpu): void {
+    const v = this.slots;
+    for (let i = 0; i < v.length; i++) if (v[i] && v[i]!.model !== model) v[i] = null;
+  }
+
+  /** Forgets every slot (after a readback that bound other programs, on dispose). */
+  clear(): void {
+    this.slots[0] = null;
+    this.slots[1] = null;
+  }
+}

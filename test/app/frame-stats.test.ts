@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { FrameStats } from '../../src/app/frame-stats.ts';
+import type { LoadedModel } from '../../src/app/loaded-model.ts';
+import { emptyFigures } from '../../src/render/frame-types.ts';
+
+const model = { paletteBytes: 6400, gpu: { morph: null }, scene: { morphTargets: [] } } as unknown as LoadedModel;
+
+describe('the stats window', () => {
+  it('reports one-time work once, as such, and never as a per-frame figure', () => {
+    const stats = new FrameStats();
+    const f = emptyFigures();
+    // The first frame of a technique builds its morph storage: 335.9 ms of one-time work, 120 µs of skinning.
+    f.setupUs = 335_900;
+    f.setupWhat = 'slots morph storage';
+    f.skinUs = 120;
+    f.groups = 4;
+    stats.record(model, f, 50, 0, 'vs-hlsl', 'shaded', '');
+    let s = stats.snapshot(model);
+    expect(s.oneTime).toEqual({ what: 'slots morph storage', ms: 335.9 });
+    expect(s.cpuSkinUs).toBe(120);
+    expect(s.technique).toBe('vs-hlsl');
+    // A second of ordinary frames: the average holds none of the one-time work.
+    f.setupUs = 0;
+    f.setupWhat = '';
+    for (let i = 1; i <= 61; i++) {
+      f.skinUs = 100 + (i % 2) * 20;
+      stats.record(model, f, 40, i * (1000 / 60), 'vs-hlsl', 'shaded', '');
+    }
+    s = stats.snapshot(model);
+    expect(s.cpuSkinUs).toBeGreaterThan(99);
+    expect(s.cpuSkinUs).toBeLessThan(121);
+    expect(s.fps).toBeGreaterThan(55);
+    expect(s.oneTime).toEqual({ what: 'slots morph storage', ms: 335.9 });
+  });
+
+  it('a technique switch shows the new costs at once', () => {
+    const stats = new FrameStats();
+    const f = emptyFigures();
+    f.skinUs = 80;
+    f.groups = 1;
+    stats.record(model, f, 30, 0, 'vs-hlsl', 'shaded', '');
+    f.groups = 7;
+    f.skinUs = 300;
+    stats.record(model, f, 30, 16, 'ff-indexed', 'shaded', '');
+    const s = stats.snapshot(model);
+    expect(s).toMatchObject({ technique: 'ff-indexed', groups: 7, cpuSkinUs: 300, paletteBytes: 6400 });
+  });
+});

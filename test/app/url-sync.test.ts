@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AnimPlayer } from '../../src/anim/player.ts';
+import { linkQuery } from '../../src/app/url-sync.ts';
+import type { LoadedModel } from '../../src/app/loaded-model.ts';
+import { applyParams, defaultState, formatCamera, paramsFromSearch, roundCamera } from '../../src/app/state.ts';
+import { loadModel } from '../../src/loaders/load-model.ts';
+import { busiestBone, influencingBones } from '../../src/render/view-data.ts';
+import type { DeviceCaps } from '../../src/techniques/technique.ts';
+
+const caps: DeviceCaps = { maxUniformBlockSize: 65536, maxVertexUniformVectors: 1024, maxTextureSize: 8192 };
+
+/** tiny.x as the page holds it after a load from its built-in id (the GPU side is not needed here). */
+function tiny(origin: LoadedModel['origin'] = 'builtin'): LoadedModel {
+  const scene = loadModel('tiny.x', new Uint8Array(readFileSync('public/models/tiny/tiny.x')));
+  return {
+    id: 'tiny',
+    origin,
+    detail: '',
+    label: 'Tiny',
+    scene,
+    player: new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length),
+    gpu: null as never,
+    framing: { min: [0, 0, 0], max: [1, 1, 1], centre: [0.5, 0.5, 0.5], radius: 1, floorY: 0 },
+    warnings: [],
+    paletteBytes: 0,
+    bones: influencingBones(scene.meshes),
+    defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
+    startClip: scene.clips[0]!.name,
+  };
+}
+
+describe('links: state → query string', () => {
+  it('the default state on the default model is an empty query', () => {
+    const state = defaultState();
+    expect(linkQuery({ state, model: null, caps }).query).toBe('');
+  });
+
+  it('writes what differs from the defaults, in the contract order, and reads back into the same state', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    state.bone = model.scene.skeleton.names[model.defaultBone]!;
+    const search =
+      '?model=tiny&t=0.4167&speed=0.5&technique=ff-indexed&influences=2&palette=20&view=weights&bone=Bip01_L_Thigh&bindPose=1&skeleton=1&grid=0&morphs=texture&morphTrack=0&crowd=9&camera=12.5,-3,2.25,0.1,-4,7';
+    expect(applyParams(state, paramsFromSearch(search))).toEqual([]);
+    const { query, linkable } = linkQuery({ state, model, caps });
+    expect(linkable).toBe(true);
+    expect(`?${query}`).toBe(search);
+    const again = defaultState();
+    applyParams(again, paramsFromSearch(query));
+    // The clip is resolved against the model after its load (the start clip when the link names none).
+    expect({ ...again, clip: model.startClip }).toEqual(state);
+  });
+
+  it('leaves out the start clip, the default bone and the palette the page would clamp to anyway', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    state.bone = model.scene.skeleton.names[model.defaultBone]!;
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny');
+  });
+
+  it('a paused player writes its time; a playing one does not', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    model.player.play(0, 0);
+    model.player.setTime(0.25);
+    expect(linkQuery({ state, model, caps }).query).not.toContain('t=');
+    state.paused = true;
+    expect(linkQuery({ state, model, caps }).query).toContain('t=0.25');
+  });
+
+  it('a model opened from a file cannot be linked: no model key, linkable false', () => {
+    const state = defaultState();
+    state.model = 'tiny.x';
+    const out = linkQuery({ state, model: tiny('file'), caps });
+    expect(out.linkable).toBe(false);
+    expect(out.query).not.toContain('model=');
+  });
+
+  it('hand-set morph weights and URLs stay readable', () => {
+    const state = defaultState();
+    state.model = 'corpus/dawn.m3d';
+    state.morph = { jaw_open: 0.63, blink: 1 };
+    expect(linkQuery({ state, model: null, caps }).query).toBe('model=corpus/dawn.m3d&morph=jaw_open:0.63,blink:1');
+  });
+});
+
+describe('camera settings in links', () => {
+  it('rounds to six significant digits and formats yaw,pitch,distance[,tx,ty,tz]', () => {
+    const c = roundCamera({ yaw: 25.123456789, pitch: -0.0000001, distance: 2.00000049, target: [1 / 3, -250.123456, 0] });
+    expect(c).toEqual({ yaw: 25.1235, pitch: -1e-7, distance: 2, target: [0.333333, -250.123, 0] });
+    expect(formatCamera(c)).toBe('25.1235,-1e-7,2,0.333333,-250.123,0');
+    const s = defaultState();
+    expect(applyParams(s, { camera: formatCamera(c) })).toEqual([]);
+    expect(s.camera).toEqual(c);
+  });
+
+  it('refuses 4 or 5 numbers', () => {
+    const s = defaultState();
+    expect(applyParams(s, { camera: '1,2,3,4' })).toHaveLength(1);
+    expect(applyParams(s, { camera: '1,2,3,4,5' })).toHaveLength(1);
+    expect(s.camera).toBeNull();
+  });
+});
