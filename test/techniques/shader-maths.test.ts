@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skinMesh } from '../../src/anim/software-skin.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../../src/model/types.ts';
@@ -5,13 +7,21 @@ import { FF_BLEND_MATRICES } from '../../src/techniques/ff-nonindexed.ts';
 import { gatherGroupPalettes, groupedVertices, type GroupLayout } from '../../src/techniques/mesh-state.ts';
 import { maxFaceBones, partitionMesh, type Partition } from '../../src/techniques/partition.ts';
 import { VS_ASM_BONES, VS_ASM_LAYOUT, VS_ASM_ROWS } from '../../src/techniques/vs-asm.ts';
+import { vsHlsl } from '../../src/techniques/vs-hlsl.ts';
+import type { DeviceCaps } from '../../src/techniques/technique.ts';
+import { resolveIncludes } from '../../src/gpu/glsl-include.ts';
 import { PALETTE_TEXTURE_ROW_SLOTS } from '../../src/gpu/palette-texture.ts';
 import { humanoid, maxDiff, meshSize, randomPalette } from './fixtures.ts';
+import { Mat, compileGlsl } from './glsl-eval.ts';
+
+const GLSL_INCLUDE = join(import.meta.dirname, '..', '..', 'glsl', 'include');
+/** WebGL2's minimums (the palette block must hold the humanoid's bones). */
+const CAPS: DeviceCaps = { maxUniformBlockSize: 16384, maxVertexUniformVectors: 256, maxTextureSize: 2048 };
 
 /**
- * Each technique's vertex maths, written out on the CPU exactly as its shader variant does it
- * (glsl/include/skin_pars.glsl) from the data the technique uploads, against skinMesh (the software
- * reference) for random poses.
+ * Each technique's vertex maths from the data the technique uploads, against skinMesh (the software
+ * reference) for random poses: ff-nonindexed, ff-indexed and vs-asm written out on the CPU as their shader
+ * variants do it (glsl/include/skin_pars.glsl); vs-hlsl by evaluating that GLSL itself (runHlslShader).
  */
 
 const FF_LAYOUT: GroupLayout = { joints: 'slots', jointScale: 1, slots: FF_BLEND_MATRICES, matrix: 'mat4', loadAllSlots: true };
@@ -56,21 +66,27 @@ function emulateGrouped(mesh: SkinnedMesh, part: Partition, layout: GroupLayout,
   return out;
 }
 
-/** vs-hlsl: vec4 weights renormalised over INFLUENCES, last implicit, transform-then-blend. */
-function emulateHlsl(mesh: SkinnedMesh, palette: Float32Array, influences: number): Float32Array {
+/**
+ * vs-hlsl through its real shader source: glsl/include/skin_pars.glsl (resolved as the build resolves it,
+ * src/gpu/glsl-include.ts) with the define set vsHlsl.defines() gives, run by a small GLSL evaluator
+ * (glsl-eval.ts) on the attributes and uniform block the technique uploads (mesh weights and joints, the
+ * mat4 palette). The other techniques above are CPU transcriptions of their variants; this one executes the
+ * GLSL itself, so a change to skin_pars.glsl's weights, blend or palette lookup changes this result.
+ */
+function runHlslShader(mesh: SkinnedMesh, palette: Float32Array, influences: number): Float32Array {
+  const defines = vsHlsl.defines(humanoid(), CAPS, { influences, palette: 0 });
+  const source = resolveIncludes('#include <skin_pars>', (name) => readFileSync(join(GLSL_INCLUDE, `${name}.glsl`), 'utf8'), 'vs-hlsl');
+  const skinVertex = compileGlsl(source, defines as Record<string, string | number | boolean>);
+  const slots = Number(defines['PALETTE_SIZE']);
+  const block = Array.from({ length: slots }, (_, k) => new Mat(4, Array.from(palette.subarray(k * 16, k * 16 + 16))));
   const out = new Float32Array(mesh.vertexCount * 3);
   for (let v = 0; v < mesh.vertexCount; v++) {
     const o = v * MAX_INFLUENCES;
-    const w = Array.from(mesh.weights.subarray(o, o + influences));
-    const s = w.reduce((a, b) => a + b, 0);
-    for (let k = 0; k < w.length; k++) w[k]! /= s;
-    w[influences - 1] = 1 - w.slice(0, influences - 1).reduce((a, b) => a + b, 0);
-    for (let k = 0; k < influences; k++) {
-      const m = mesh.joints[o + k]! * 16;
-      for (let r = 0; r < 3; r++) {
-        out[v * 3 + r]! += w[k]! * (palette[m + r]! * mesh.positions[v * 3]! + palette[m + 4 + r]! * mesh.positions[v * 3 + 1]! + palette[m + 8 + r]! * mesh.positions[v * 3 + 2]! + palette[m + 12 + r]!);
-      }
-    }
+    const globals = { a_weights: Array.from(mesh.weights.subarray(o, o + 4)), a_joints: Array.from(mesh.joints.subarray(o, o + 4)), u_palette: block };
+    const p = Array.from(mesh.positions.subarray(v * 3, v * 3 + 3));
+    const n = Array.from(mesh.normals.subarray(v * 3, v * 3 + 3));
+    const { args } = skinVertex('skinVertex', [p, n, [1, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]], globals);
+    out.set(args[3] as number[], v * 3);
   }
   return out;
 }
@@ -109,7 +125,7 @@ describe('technique vertex maths equals the software reference', () => {
         const asm = partitionMesh(mesh, influences, VS_ASM_BONES);
         expect(errorAgainst(reference, asm, emulateGrouped(mesh, asm, VS_ASM_LAYOUT, palette, influences)), 'vs-asm').toBeLessThan(tolerance);
 
-        expect(maxDiff(emulateHlsl(mesh, palette, influences), reference), 'vs-hlsl').toBeLessThan(tolerance);
+        expect(maxDiff(runHlslShader(mesh, palette, influences), reference), 'vs-hlsl (skin_pars.glsl evaluated)').toBeLessThan(tolerance);
       });
     }
   }
