@@ -97,3 +97,14 @@ export function pixelDifference(a: Buffer, b: Buffer, tolerance = 24): number {
   }
   return diff / (pa.width * pa.height);
 }
+
+/**
+ * Share of a screenshot (PNG bytes) covered by the model: the test of coverage(), applied to the very image a
+ * test compares (take it with the floor off: grid lines count as model).
+ */
+export function coverageOf(png: Buffer): number {
+  const image = PNG.sync.read(png);
+  let covered = 0;
+  for (let i = 0; i < image.data.length; i += 4) if (isModel(image.data, i)) covered++;
+  return covered / (image.width * image.height);
+}
