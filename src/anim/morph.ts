@@ -122,6 +122,18 @@ export function orthonormaliseTangents(normals: Float32Array, neutral: Float32Ar
  * Σ |w| of the non-zero targets that did not get a slot (0 when at most `slots` are non-zero).
  */
 export function chooseSlots(weights: Float32Array, slots: number, outSlots: Int32Array): number {
+  chooseSlotsInto(weights, slots, outSlots, _dropped);
+  return _dropped[0]!;
+}
+
+/** One-slot scratch of the number-returning wrappers (the per-frame callers use the *Into forms). */
+const _dropped = new Float64Array(1);
+
+/**
+ * chooseSlots for the frame loop: the dropped weight goes to outDropped[0] instead of being returned (a
+ * double returned from a call V8 does not inline is boxed: 16 bytes a frame). No allocation.
+ */
+export function chooseSlotsInto(weights: Float32Array, slots: number, outSlots: Int32Array, outDropped: Float64Array): void {
   for (let s = 0; s < slots; s++) outSlots[s] = -1;
   let used = 0;
   let dropped = 0;
@@ -155,7 +167,7 @@ export function chooseSlots(weights: Float32Array, slots: number, outSlots: Int3
     }
     outSlots[j + 1] = x;
   }
-  return dropped;
+  outDropped[0] = dropped;
 }
 
 /**
@@ -164,17 +176,23 @@ export function chooseSlots(weights: Float32Array, slots: number, outSlots: Int3
  * dropped weight. No allocation.
  */
 export function effectiveWeights(path: string, weights: Float32Array, out: Float32Array, scratchSlots: Int32Array): number {
+  effectiveWeightsInto(path, weights, out, scratchSlots, _dropped);
+  return _dropped[0]!;
+}
+
+/** effectiveWeights for the frame loop: the dropped weight goes to outDropped[0] (see chooseSlotsInto). No allocation. */
+export function effectiveWeightsInto(path: string, weights: Float32Array, out: Float32Array, scratchSlots: Int32Array, outDropped: Float64Array): void {
   if (path !== 'slots') {
     out.set(weights);
-    return 0;
+    outDropped[0] = 0;
+    return;
   }
-  const dropped = chooseSlots(weights, MORPH_SLOTS, scratchSlots);
+  chooseSlotsInto(weights, MORPH_SLOTS, scratchSlots, outDropped);
   out.fill(0);
   for (let s = 0; s < MORPH_SLOTS; s++) {
     const t = scratchSlots[s]!;
     if (t >= 0) out[t] = weights[t]!;
   }
-  return dropped;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { applyMorphs, effectiveWeights, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
+import { applyMorphs, effectiveWeightsInto, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import { MorphSlotBuffer, MorphTexture, MORPH_SLOT_STRIDE_BYTES, morphRegions } from '../gpu/morph-buffers.ts';
 import { ATTRIB, MORPH_SLOT_LOCATION, MORPH_TEXTURE_UNIT, type Defines } from '../gpu/programs.ts';
 import type { Scene, SkinnedMesh } from '../model/types.ts';
@@ -96,6 +96,8 @@ export class MorphRuntime {
   readonly slots = new Int32Array(MORPH_SLOTS);
   /** Σ|w| of the non-zero targets beyond the 5 slots (what the slots path drops). */
   dropped = 0;
+  /** effectiveWeightsInto's out slot (no boxed double per frame). */
+  private readonly droppedSlot = new Float64Array(1);
   path: MorphPath = 'slots';
   /** Bytes of GPU storage built so far for the morph paths. */
   storageBytes = 0;
@@ -142,7 +144,8 @@ export class MorphRuntime {
   prepare(path: MorphPath, weights: Float32Array, tmeshes: readonly TechniqueMesh[], gpuMorph: boolean): void {
     this.path = path;
     if (this.applied.length === 0) return;
-    this.dropped = effectiveWeights(path, weights, this.applied, this.slots);
+    effectiveWeightsInto(path, weights, this.applied, this.slots, this.droppedSlot);
+    this.dropped = this.droppedSlot[0]!;
     if (gpuMorph) {
       // Location 6 of a mesh no target moves stays disabled and reads the generic value, whose type must match
       // the program's input: uint a_morphVertex (texture) or vec3 a_morphPosition0 (slots).

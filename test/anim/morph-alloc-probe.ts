@@ -6,7 +6,7 @@
  */
 
 import { measureAllocation } from '../alloc-harness.ts';
-import { applyMorphs, effectiveWeights, MORPH_SLOTS } from '../../src/anim/morph.ts';
+import { applyMorphs, effectiveWeightsInto, MORPH_SLOTS } from '../../src/anim/morph.ts';
 import { AnimPlayer } from '../../src/anim/player.ts';
 import type { Clip, MorphDeltas, MorphTrack, SkinnedMesh } from '../../src/model/types.ts';
 import { MAX_INFLUENCES, TRS_STRIDE } from '../../src/model/types.ts';
@@ -65,7 +65,7 @@ const dropped = new Float64Array(1);
 function frame(): void {
   player.advance(1 / 60);
   player.evaluate();
-  dropped[0] = effectiveWeights('slots', player.morphWeights, applied, slots);
+  effectiveWeightsInto('slots', player.morphWeights, applied, slots, dropped);
   applyMorphs(mesh, applied, positions, normals, tangents);
 }
 
