@@ -55,3 +55,25 @@ test('a detail level the model does not have is reported and the model keeps dra
   expect(await coverage(page)).toBeGreaterThan(0.05);
   expect(con.errors.length).toBe(1);
 });
+
+test('one-time work (programs, mesh state, morph storage) is reported once as such, never as a per-frame figure', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, '?model=dawn&detail=low&t=2&technique=vs-hlsl');
+  // Switching the morph path builds the texture path's storage on its first frame.
+  await page.evaluate(() => window.skinlab.set({ morphs: 'texture' }));
+  await expect.poll(async () => (await page.evaluate(() => window.skinlab.stats())).fps, { timeout: 20_000 }).toBeGreaterThan(0);
+  const stats = await page.evaluate(() => window.skinlab.stats());
+  expect(stats.oneTime, 'the first frame of the texture path built its storage').not.toBeNull();
+  expect(stats.oneTime!.what).toContain('morph storage');
+  expect(stats.oneTime!.ms).toBeGreaterThan(0);
+  // The per-frame skinning figure holds none of it: the first second's average is the steady one's, not many
+  // times it (the build spread over the few frames SwiftShader draws in a second would be).
+  expect(stats.cpuSkinUs).toBeLessThan(stats.oneTime!.ms * 1000);
+  await page.waitForTimeout(2500);
+  const steady = await page.evaluate(() => window.skinlab.stats());
+  expect(steady.oneTime).toEqual(stats.oneTime);
+  expect(stats.cpuSkinUs, `first second ${stats.cpuSkinUs.toFixed(0)} µs, then ${steady.cpuSkinUs.toFixed(0)} µs`).toBeLessThan(3 * steady.cpuSkinUs + 500);
+  await expect(page.locator('#stats')).toContainText('one-time');
+  await expect(page.locator('#stats')).toContainText('morph storage');
+  expect(con.errors).toEqual([]);
+});

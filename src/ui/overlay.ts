@@ -140,8 +140,9 @@ export class Overlay {
     }
     this.statsText.textContent =
       `${s.fps > 0 ? `${s.fps.toFixed(0)} fps` : 'measuring…'}   ${info.technique}\n` +
-      `CPU anim  ${s.cpuAnimUs.toFixed(0)} µs/frame   skin ${s.cpuSkinUs.toFixed(0)} µs/frame\n` +
-      (s.oneTime ? `one-time  ${s.oneTime.what}: ${s.oneTime.ms.toFixed(1)} ms (not in the per-frame figures)\n` : '') +
+      // Per-frame times only once a whole second is averaged: a single first frame says little.
+      `CPU anim  ${s.fps > 0 ? s.cpuAnimUs.toFixed(0) : '…'} µs/frame   skin ${s.fps > 0 ? s.cpuSkinUs.toFixed(0) : '…'} µs/frame\n` +
+      (s.oneTime ? `one-time  ${s.oneTime.ms.toFixed(1)} ms: ${s.oneTime.what}\n` : '') +
       `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
       `draws     ${s.drawCalls}  (mesh ${s.meshDrawCalls})   groups ${s.groups}\n` +
       `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +
