@@ -116,7 +116,7 @@ function start(): void {
     const done = (copied: boolean): void =>
       toast.show(
         `${copied ? 'Link copied' : 'Copy this link'}: ${url}` +
-          (linkable ? '' : ' — the model was opened from a file, which a link cannot carry: the link opens the default model in this view'),
+          (linkable ? '' : ' — the model was opened from a file, which a link cannot carry: the link keeps the technique, view and overlays and opens the default model'),
         linkable ? 3500 : 7000,
       );
     navigator.clipboard?.writeText(url).then(() => done(true), () => done(false)) ?? done(false);

@@ -24,8 +24,9 @@ export interface LinkSource {
 
 /**
  * The query string (without '?') that reproduces the state on `model`, keys in the CONTRACT's order, values
- * that equal what the page would choose by itself left out. A model opened from a file has no `model` key
- * (nothing can fetch it): `linkable` says so.
+ * that equal what the page would choose by itself left out. A model opened from a file cannot be linked
+ * (nothing can fetch it; `linkable` false): the link then keeps only what applies to any model (technique,
+ * influences, view, overlays, morph path, crowd, speed) and opens the default model.
  */
 export function linkQuery({ state: s, model, caps }: LinkSource): { query: string; linkable: boolean } {
   const q: [string, string][] = [];
@@ -33,30 +34,32 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
     q.push([key, value]);
   };
   const linkable = model === null || model.origin !== 'file';
+  // A file's own words (clip, time, bone, weights, palette, camera) would mean nothing to the page the link opens.
+  const own = linkable ? model : null;
   const builtin = findBuiltin(s.model);
   if (linkable && s.model !== DEFAULTS.model) put('model', s.model);
-  if (builtin?.details && s.detail !== '' && s.detail !== builtin.defaultDetail) put('detail', s.detail);
-  if (model && s.clip !== '' && s.clip !== model.startClip) put('clip', s.clip);
-  if (model && (s.t !== null || s.paused)) put('t', String(s.t ?? roundTime(model.player.time)));
+  if (linkable && builtin?.details && s.detail !== '' && s.detail !== builtin.defaultDetail) put('detail', s.detail);
+  if (own && s.clip !== '' && s.clip !== own.startClip) put('clip', s.clip);
+  if (own && (s.t !== null || s.paused)) put('t', String(s.t ?? roundTime(own.player.time)));
   if (s.speed !== DEFAULTS.speed) put('speed', String(s.speed));
   if (s.technique !== DEFAULTS.technique) put('technique', s.technique);
   if (s.influences !== DEFAULTS.influences) put('influences', String(s.influences));
-  if (model && s.palette !== clampPalette(model.scene, caps, s.influences, DEFAULTS.palette)) put('palette', String(s.palette));
+  if (own && s.palette !== clampPalette(own.scene, caps, s.influences, DEFAULTS.palette)) put('palette', String(s.palette));
   if (s.view !== DEFAULTS.view) put('view', s.view);
-  if (model && s.bone !== '') {
-    const names = model.scene.skeleton.names;
-    const fallback = model.defaultBone >= 0 ? names[model.defaultBone] ?? String(model.defaultBone) : '';
+  if (own && s.bone !== '') {
+    const names = own.scene.skeleton.names;
+    const fallback = own.defaultBone >= 0 ? names[own.defaultBone] ?? String(own.defaultBone) : '';
     if (s.bone !== fallback) put('bone', s.bone);
   }
   if (s.bindPose) put('bindPose', '1');
   if (s.skeleton) put('skeleton', '1');
   if (!s.grid) put('grid', '0');
-  const morph = formatMorph(s.morph);
+  const morph = linkable ? formatMorph(s.morph) : '';
   if (morph !== '') put('morph', morph);
   if (s.morphs !== DEFAULTS.morphs) put('morphs', s.morphs);
   if (!s.morphTrack) put('morphTrack', '0');
   if (s.crowd !== DEFAULTS.crowd) put('crowd', String(s.crowd));
-  if (s.camera) put('camera', formatCamera(s.camera));
+  if (linkable && s.camera) put('camera', formatCamera(s.camera));
   if (!s.gui) put('gui', '0');
   // Commas, colons and slashes stay readable: they are legal in a query and the page's parser takes them as they are.
   const query = q.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/')}`).join('&');

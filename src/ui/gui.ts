@@ -83,6 +83,8 @@ export class Panel {
   private readonly modelFolder: GUI;
   /** Absent where the page cannot go fullscreen (iPhone Safari, some embeds). */
   private readonly fullscreenCtl: Controller | null = null;
+  /** Says when the model cannot be linked (opened from a file). */
+  private readonly copyLinkCtl: Controller;
 
   constructor(
     private readonly app: App,
@@ -175,7 +177,8 @@ export class Panel {
     (this.morph as unknown as { $children: HTMLElement }).$children.appendChild(this.slotView);
     this.morph.hide();
     this.gui.add(p, 'savePicture').name('Save picture  (S)').domElement.title = 'The canvas as a PNG at its pixel size';
-    this.gui.add(p, 'copyLink').name('Copy link  (L)').domElement.title = 'A link that reproduces this view';
+    this.copyLinkCtl = this.gui.add(p, 'copyLink').name('Copy link  (L)');
+    this.copyLinkCtl.domElement.title = 'A link that reproduces this view';
     if (document.fullscreenEnabled) {
       this.fullscreenCtl = this.gui.add(p, 'fullscreen').name('Fullscreen');
       document.addEventListener('fullscreenchange', () => this.fullscreenCtl?.name(document.fullscreenElement ? 'Exit fullscreen' : 'Fullscreen'));
@@ -228,6 +231,11 @@ export class Panel {
 
   /** Rebuilds model-dependent controllers and syncs everything from AppState. */
   modelChanged(model: LoadedModel): void {
+    const file = model.origin === 'file';
+    this.copyLinkCtl.name(file ? 'Copy link  (L): view only, not this file' : 'Copy link  (L)');
+    this.copyLinkCtl.domElement.title = file
+      ? 'This model was opened from a file, which a link cannot carry: the link keeps the technique, view and overlays and opens the default model'
+      : 'A link that reproduces this view';
     if (![...this.modelOptions.values()].includes(model.id)) {
       this.modelOptions.set(model.label, model.id);
       this.modelCtl = this.modelCtl.options(Object.fromEntries(this.modelOptions)).onChange((id: string) => {

@@ -75,12 +75,14 @@ describe('links: state → query string', () => {
     expect(linkQuery({ state, model, caps }).query).toContain('t=0.25');
   });
 
-  it('a model opened from a file cannot be linked: no model key, linkable false', () => {
+  it('a model opened from a file cannot be linked: only what applies to any model is kept', () => {
+    const model = tiny('file');
     const state = defaultState();
     state.model = 'tiny.x';
-    const out = linkQuery({ state, model: tiny('file'), caps });
+    applyParams(state, { clip: 'Anim-1', t: '0.5', technique: 'dual-quat', view: 'weights', bone: 'Bip01_Spine', skeleton: '1', camera: '10,20,3,1,2,3', morph: 'x:1' });
+    const out = linkQuery({ state, model, caps });
     expect(out.linkable).toBe(false);
-    expect(out.query).not.toContain('model=');
+    expect(out.query).toBe('technique=dual-quat&view=weights&skeleton=1');
   });
 
   it('hand-set morph weights and URLs stay readable', () => {
