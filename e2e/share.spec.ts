@@ -136,3 +136,20 @@ test('a model with morph targets: detail, hand-set weights, morph path and crowd
   expect(exactDifference(await canvasPixels(page), again.png)).toBe(0);
   expect(con.errors).toEqual([]);
 });
+
+test('a model opened from a file cannot be linked: the panel and the notice say so, the link keeps the view', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, '?technique=dual-quat&skeleton=1');
+  await page.setInputFiles('input[type=file]', 'public/models/tiny/tiny.x');
+  await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).model, { timeout: 60_000 }).toBe('tiny.x');
+  await waitState(page);
+  expect((await page.evaluate(() => window.skinlab.info())).origin).toBe('file');
+  const { url, linkable } = await page.evaluate(() => window.skinlab.link());
+  expect(linkable).toBe(false);
+  expect(new URL(url).search).toBe('?technique=dual-quat&skeleton=1');
+  await expect(page.getByRole('button', { name: /Copy link.*not this file/ })).toBeVisible();
+  await page.locator('#view').focus();
+  await page.keyboard.press('l');
+  await expect(page.locator('#toast')).toContainText('opened from a file');
+  expect(con.errors).toEqual([]);
+});
