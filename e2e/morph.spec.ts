@@ -38,6 +38,7 @@ try {
   }
 } catch (e) {
   fixtureWhy = `cannot build the morph fixture: ${(e as Error).message}`;
+  fixtureText = null;
 }
 
 interface Subject {
