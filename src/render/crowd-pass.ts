@@ -8,7 +8,7 @@ import type { DrawRange } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import { CrowdModel } from './crowd.ts';
 import { crowdGrid } from './crowd-layout.ts';
-import type { FrameFigures, RenderOptions } from './frame-types.ts';
+import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
@@ -89,17 +89,10 @@ export class CrowdPass {
 
   render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures): void {
     const gl = this.gl;
-    out.drawCalls = 0;
-    out.meshDrawCalls = 0;
+    resetFigures(out);
     out.groups = 1;
-    out.duplicatedVertices = 0;
-    out.vertexBytes = 0;
-    out.approximatedTriangles = 0;
-    out.unrepresentableScale = 0;
     out.diffPixels = -1;
     out.diffShare = -1;
-    out.setupUs = 0;
-    out.setupWhat = '';
     const fu = this.uniforms.frame;
     fu.u_viewProj = camera.viewProj;
     fu.u_cameraPos = camera.position;

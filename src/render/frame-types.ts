@@ -84,3 +84,17 @@ export function emptyFigures(): FrameFigures {
     crowdPoseUs: 0,
   };
 }
+
+/** Zeroes the per-frame counts a pass adds to (draws, uploads, costs, one-time work) before it draws. No allocation. */
+export function resetFigures(out: FrameFigures): void {
+  out.drawCalls = 0;
+  out.meshDrawCalls = 0;
+  out.uploadBytes = 0;
+  out.groups = 0;
+  out.duplicatedVertices = 0;
+  out.vertexBytes = 0;
+  out.approximatedTriangles = 0;
+  out.unrepresentableScale = 0;
+  out.setupUs = 0;
+  out.setupWhat = '';
+}

@@ -7,7 +7,7 @@ import type { OrbitCamera } from './camera.ts';
 import { CrowdPass } from './crowd-pass.ts';
 import { DiffSchedule } from './diff-count.ts';
 import { DiffView } from './diff-view.ts';
-import type { FrameFigures, RenderOptions } from './frame-types.ts';
+import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { MorphPath } from './morph-runtime.ts';
@@ -94,16 +94,7 @@ export class Renderer {
     // A crowd state of a model no longer drawn is released (its model may be disposed already).
     if (this.crowd.holdsOther(model)) this.crowd.release();
     const gl = this.gl;
-    out.drawCalls = 0;
-    out.meshDrawCalls = 0;
-    out.uploadBytes = 0;
-    out.groups = 0;
-    out.duplicatedVertices = 0;
-    out.vertexBytes = 0;
-    out.approximatedTriangles = 0;
-    out.unrepresentableScale = 0;
-    out.setupUs = 0;
-    out.setupWhat = '';
+    resetFigures(out);
     const fu = this.uniforms.frame;
     fu.u_viewProj = camera.viewProj;
     fu.u_cameraPos = camera.position;

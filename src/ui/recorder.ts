@@ -5,6 +5,7 @@ import { Recorder, zipRecording } from '../app/record.ts';
 import { parseCamera, parseFrames, parseSize, parseTimes, RecordRequestError, type RecordApi, type RecordRequest } from '../app/record-plan.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
+import { downloadBlob } from './download.ts';
 
 /**
  * The "Record" folder of the panel: the user picks techniques, times (a list or N evenly spaced frames),
@@ -182,17 +183,9 @@ function zipName(model: string): string {
   return `skinlab-${stem}-${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}.zip`;
 }
 
-/** Saves bytes through a temporary link; returns the file name. */
+/** Saves the zip through a temporary link (download.ts); returns the file name. */
 function download(bytes: Uint8Array, name: string): string {
-  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), name);
   return name;
 }
 
