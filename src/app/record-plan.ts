@@ -309,7 +309,7 @@ function formatTime(t: number): string {
 }
 
 /** The last path segment of a model id or URL, without query, hash and extension. */
-function modelStem(model: string): string {
+export function modelStem(model: string): string {
   const path = model.split(/[?#]/)[0]!;
   const last = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1) || model;
   let base = last;
@@ -322,7 +322,8 @@ function modelStem(model: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-function slug(s: string): string {
+/** A name part reduced to [A-Za-z0-9.-] for file names ('x' when nothing is left). */
+export function slug(s: string): string {
   const out = s
     .replace(/^[^A-Za-z0-9.-]+|[^A-Za-z0-9.-]+$/g, '')
     .replace(/[^A-Za-z0-9.-]+/g, '-')

@@ -2,7 +2,7 @@ import type GUI from 'lil-gui';
 import type { Controller } from 'lil-gui';
 import type { App } from '../app/app.ts';
 import { Recorder, zipRecording } from '../app/record.ts';
-import { parseCamera, parseFrames, parseSize, parseTimes, RecordRequestError, type RecordApi, type RecordRequest } from '../app/record-plan.ts';
+import { modelStem, parseCamera, parseFrames, parseSize, parseTimes, RecordRequestError, slug, type RecordApi, type RecordRequest } from '../app/record-plan.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { downloadBlob } from './download.ts';
@@ -177,7 +177,7 @@ export class RecorderPanel {
 
 /** `skinlab-<model>-<yyyymmdd-hhmmss>.zip` in local time. */
 function zipName(model: string): string {
-  const stem = (model.split(/[?#]/)[0]!.split(/[\\/]/).pop() ?? 'model').replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9-]+/g, '-') || 'model';
+  const stem = slug(modelStem(model));
   const d = new Date();
   const two = (n: number): string => String(n).padStart(2, '0');
   return `skinlab-${stem}-${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}.zip`;

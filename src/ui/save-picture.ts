@@ -1,4 +1,5 @@
 import type { App } from '../app/app.ts';
+import { modelStem, slug } from '../app/record-plan.ts';
 import { downloadBlob } from './download.ts';
 
 /**
@@ -31,15 +32,10 @@ export async function savePicture(app: App): Promise<string | null> {
   }
 }
 
-/** `skinlab-<model>-<clip>-t<seconds>.png`: the built-in id or file stem, the clip, the time drawn (3 decimals). */
+/** `skinlab-<model>-<clip>-t<seconds>.png`: the model's file stem, the clip, the time drawn (3 decimals); parts as the recorder names files. */
 export function pictureName(app: App): string {
   const m = app.current;
-  const stem = ((m?.id ?? app.state.model).split(/[?#]/)[0]!.split(/[\\/]/).pop() ?? 'model').replace(/\.[^.]*$/, '');
   const clip = m && m.scene.clips.length > 0 ? m.scene.clips[m.player.clipIndex]?.name ?? '' : '';
   const time = m ? m.player.time : 0;
-  return ['skinlab', safe(stem) || 'model', ...(clip ? [safe(clip)] : []), `t${time.toFixed(3)}`].join('-') + '.png';
-}
-
-function safe(s: string): string {
-  return s.replace(/[^A-Za-z0-9_.]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+  return ['skinlab', slug(modelStem(m?.id ?? app.state.model)), ...(clip ? [slug(clip)] : []), `t${time.toFixed(3)}`].join('-') + '.png';
 }
