@@ -50,6 +50,16 @@ export interface MorphTrack {
   readonly values: Float32Array;
 }
 
+/**
+ * A named point in a clip's time (a footstep, a sound cue): callback keys of D3DX's controller. The
+ * animation controller fires it once each time a track's time passes it (src/anim/controller).
+ */
+export interface ClipMarker {
+  /** Seconds, within [0, duration]. */
+  readonly time: number;
+  readonly name: string;
+}
+
 export interface Clip {
   readonly name: string;
   /** Seconds; keys lie in [0, duration]. */
@@ -59,6 +69,8 @@ export interface Clip {
   readonly tracks: readonly Track[];
   /** Morph-target weights over time; absent or empty when the clip drives no morph target. */
   readonly morphTracks?: readonly MorphTrack[];
+  /** Callback keys, ascending by time; absent or empty when the file has none. */
+  readonly markers?: readonly ClipMarker[];
 }
 
 export interface Material {
