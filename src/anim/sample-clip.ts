@@ -25,6 +25,11 @@
  *   frame starts with one memcpy of the base instead of the rest copy plus the constant scatter. That copy is
  *   used only while sampleClip receives that very restLocal array, which must not change afterwards
  *   (skeletons are immutable after load).
+ * - The live channels are also flattened at createClipCursor into per-channel tables, and channels whose
+ *   key times are equal (the same array or the same values: a baked clip usually keys every channel at
+ *   the same frames) share one timeline. A frame finds its segment once per timeline, then interpolates
+ *   each live channel with that timeline's key and weight. Segment search depends only on the times, so
+ *   the results are those of a search per channel, bit for bit.
  * - Allocation: createClipCursor allocates (once per clip, at load); sampleClip allocates nothing.
  *   Inside, doubles cross calls through typed-array slots (sampleTime, interpWeight) because V8 boxes a
  *   double argument of a call it does not inline. sampleClipAt takes the time from sampleTime[0] for
@@ -33,7 +38,7 @@
 
 import type { Channel, Clip, Track } from '../model/types.ts';
 import { TRS_STRIDE } from '../model/types.ts';
-import { interpWeight, slerpShortestAt } from './quat-interp.ts';
+import { interpWeight, NLERP_DOT, slerpShortestAt } from './quat-interp.ts';
 
 export interface ClipCursor {
   /** The clip this cursor was made for. */
@@ -50,6 +55,26 @@ export interface ClipCursor {
   /** restLocal with every constant channel applied, or null; valid for `baseRest` only. */
   readonly base: Float32Array | null;
   readonly baseRest: Float32Array | null;
+  /**
+   * The live channels flattened in track order (t, r, s within a track), for the per-frame loop.
+   * chanKind: 0 translation, 1 rotation, 2 scale. chanOffset: node · TRS_STRIDE + 0 / 3 / 7.
+   * chanNodeOffset: node · TRS_STRIDE (skipped when not below nodeCount · TRS_STRIDE). chanSlot: index
+   * into `keys`. chanTimeline: index into `timelines`. chanValues: the channel's key values.
+   */
+  readonly chanKind: Uint8Array;
+  readonly chanOffset: Int32Array;
+  readonly chanNodeOffset: Int32Array;
+  readonly chanSlot: Int32Array;
+  readonly chanTimeline: Int32Array;
+  readonly chanValues: readonly Float32Array[];
+  /**
+   * The distinct key-time arrays of the live channels (equal content counts as one): a frame finds its
+   * segment once per timeline, not once per channel. timelineKey: its cached segment start (the hint);
+   * timelineWeight: the blend factor of the current frame (scratch).
+   */
+  readonly timelines: readonly Float32Array[];
+  readonly timelineKey: Uint32Array;
+  readonly timelineWeight: Float64Array;
 }
 
 const _q = new Float32Array(4);
@@ -103,6 +128,28 @@ export function createClipCursor(clip: Clip, restLocal: Float32Array | null = nu
     base = Float32Array.from(restLocal);
     for (let i = 0; i < offsets.length; i++) if (offsets[i] < base.length) base[offsets[i]] = values[i];
   }
+  const kinds: number[] = [];
+  const chanOffset: number[] = [];
+  const chanNodeOffset: number[] = [];
+  const chanSlot: number[] = [];
+  const chanTimeline: number[] = [];
+  const chanValues: Float32Array[] = [];
+  const timelines: Float32Array[] = [];
+  for (const i of live) {
+    const track = tracks[i];
+    const o = track.node * TRS_STRIDE;
+    const channels = [track.translation, track.rotation, track.scale];
+    for (let c = 0; c < 3; c++) {
+      if ((liveMask[i] & (1 << c)) === 0) continue;
+      const ch = channels[c]!;
+      kinds.push(c);
+      chanOffset.push(o + (c === 0 ? 0 : c === 1 ? 3 : 7));
+      chanNodeOffset.push(o);
+      chanSlot.push(i * 3 + c);
+      chanTimeline.push(timelineOf(timelines, ch.times));
+      chanValues.push(ch.values);
+    }
+  }
   return {
     clip,
     keys: new Uint32Array(tracks.length * 3),
@@ -112,12 +159,35 @@ export function createClipCursor(clip: Clip, restLocal: Float32Array | null = nu
     constValues: Float32Array.from(values),
     base,
     baseRest: base === null ? null : restLocal,
+    chanKind: Uint8Array.from(kinds),
+    chanOffset: Int32Array.from(chanOffset),
+    chanNodeOffset: Int32Array.from(chanNodeOffset),
+    chanSlot: Int32Array.from(chanSlot),
+    chanTimeline: Int32Array.from(chanTimeline),
+    chanValues,
+    timelines,
+    timelineKey: new Uint32Array(timelines.length),
+    timelineWeight: new Float64Array(timelines.length),
   };
+}
+
+/** Index of `times` in `timelines` (the same object or equal content), appending it when new. */
+function timelineOf(timelines: Float32Array[], times: Float32Array): number {
+  search: for (let j = 0; j < timelines.length; j++) {
+    const other = timelines[j];
+    if (other === times) return j;
+    if (other.length !== times.length) continue;
+    for (let k = 0; k < times.length; k++) if (!(other[k] === times[k])) continue search;
+    return j;
+  }
+  timelines.push(times);
+  return timelines.length - 1;
 }
 
 /** Forgets the cached keys. Never changes results (the cache is only a hint); use it to start a replay cold. */
 export function resetClipCursor(cursor: ClipCursor): void {
   cursor.keys.fill(0);
+  cursor.timelineKey.fill(0);
 }
 
 // Doubles cross the per-channel calls through typed-array slots, never as arguments, returns or module
@@ -234,19 +304,88 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
       if (o < limit) outLocals[o] = constValues[i];
     }
   }
-  const live = cursor.live;
-  const liveMask = cursor.liveMask;
-  for (let j = 0; j < live.length; j++) {
-    const i = live[j];
-    const track = tracks[i];
-    const node = track.node;
-    if (node >= nodeCount) continue;
-    const o = node * TRS_STRIDE;
-    const slot = i * 3;
-    const mask = liveMask[i];
-    if ((mask & 1) !== 0) sampleLinear3(track.translation!, keys, slot, outLocals, o);
-    if ((mask & 2) !== 0) sampleRotation(track.rotation!, keys, slot + 1, outLocals, o + 3);
-    if ((mask & 4) !== 0) sampleLinear3(track.scale!, keys, slot + 2, outLocals, o + 7);
+  // One segment search per distinct key-time array, then every live channel reads its segment.
+  const timelines = cursor.timelines;
+  const timelineKey = cursor.timelineKey;
+  const timelineWeight = cursor.timelineWeight;
+  for (let j = 0; j < timelines.length; j++) {
+    timelineKey[j] = findSegment(timelines[j], timelineKey[j]);
+    timelineWeight[j] = interpWeight[0];
+  }
+  const limit = nodeCount * TRS_STRIDE;
+  const kinds = cursor.chanKind;
+  const offsets = cursor.chanOffset;
+  const nodeOffsets = cursor.chanNodeOffset;
+  const slots = cursor.chanSlot;
+  const chanTimeline = cursor.chanTimeline;
+  const chanValues = cursor.chanValues;
+  for (let c = 0; c < kinds.length; c++) {
+    if (nodeOffsets[c] >= limit) continue;
+    const tl = chanTimeline[c];
+    const k = timelineKey[tl];
+    keys[slots[c]] = k;
+    const w = timelineWeight[tl];
+    const v = chanValues[c];
+    const o = offsets[c];
+    if (kinds[c] !== 1) {
+      const a = k * 3;
+      if (w === 0) {
+        outLocals[o] = v[a];
+        outLocals[o + 1] = v[a + 1];
+        outLocals[o + 2] = v[a + 2];
+      } else {
+        const x = v[a], y = v[a + 1], z = v[a + 2];
+        outLocals[o] = x + (v[a + 3] - x) * w;
+        outLocals[o + 1] = y + (v[a + 4] - y) * w;
+        outLocals[o + 2] = z + (v[a + 5] - z) * w;
+      }
+      continue;
+    }
+    const a = k * 4;
+    if (w === 0) {
+      // An end key (or exactly on a key): renormalised, as slerp with weight 0 would.
+      normalizeInto(v, a, outLocals, o);
+      continue;
+    }
+    // nlerp inline for the common case of nearly equal keys (slerpShortestAt's NLERP_DOT branch, same
+    // arithmetic); the rest goes through slerpShortestAt.
+    const ax = v[a], ay = v[a + 1], az = v[a + 2], aw = v[a + 3];
+    const bx = v[a + 4], by = v[a + 5], bz = v[a + 6], bw = v[a + 7];
+    const dot = ax * bx + ay * by + az * bz + aw * bw;
+    if (!(dot > NLERP_DOT || dot < -NLERP_DOT)) {
+      interpWeight[0] = w;
+      slerpShortestAt(v, a, v, a + 4, outLocals, o);
+      continue;
+    }
+    const ka = 1 - w;
+    const kb = dot < 0 ? -w : w;
+    const x = ka * ax + kb * bx;
+    const y = ka * ay + kb * by;
+    const z = ka * az + kb * bz;
+    const qw = ka * aw + kb * bw;
+    const inv = 1 / Math.sqrt(x * x + y * y + z * z + qw * qw);
+    outLocals[o] = x * inv;
+    outLocals[o + 1] = y * inv;
+    outLocals[o + 2] = z * inv;
+    outLocals[o + 3] = qw * inv;
+  }
+}
+
+/** out[oo..oo+4] = q / |q| for q at v[a..a+4]; identity for a zero quaternion (slerpShortestAt's rule). */
+function normalizeInto(v: Float32Array, a: number, out: Float32Array, oo: number): void {
+  const x = v[a], y = v[a + 1], z = v[a + 2], w = v[a + 3];
+  const len2 = x * x + y * y + z * z + w * w;
+  if (len2 > 0) {
+    const inv = 1 / Math.sqrt(len2);
+    out[oo] = x * inv;
+    out[oo + 1] = y * inv;
+    out[oo + 2] = z * inv;
+    out[oo + 3] = w * inv;
+  } else {
+    out[oo] = 0;
+    out[oo + 1] = 0;
+    out[oo + 2] = 0;
+    out[oo + 3] = 1;
   }
 }
 

@@ -208,3 +208,54 @@ describe('ClipCursor', () => {
     expectClose(out.subarray(0, 3), f32values.subarray(60, 63));
   });
 });
+
+describe('sampleClip shared timelines', () => {
+  // Three nodes keyed at the same times (two separate but equal arrays, one shared array) and one keyed at
+  // other times: the cursor must find three of them one timeline, and sample exactly as a channel-by-channel
+  // search does (a cursor made for another clip takes that path).
+  const skel = makeSkeleton([-1, 0, 1, 2], [{ t: [0, 1, 0] }, { t: [1, 0, 0] }, { t: [0, 0, 1] }, { s: [1, 2, 1] }]);
+  const r = rng(11);
+  const times = [0, 0.1, 0.25, 0.3, 0.55, 0.8, 1];
+  const other = [0, 0.4, 0.9];
+  const rot = (n: number): number[] => Array.from({ length: n }, () => axisAngle(Z, r() * 360)).flat();
+  const vec = (n: number): number[] => Array.from({ length: n * 3 }, () => r() * 4 - 2);
+  const a = channel(times, vec(times.length));
+  const clip = makeClip('shared', 1, [
+    track(0, { translation: a, rotation: channel(times, rot(times.length)) }),
+    track(1, { rotation: channel([...times], rot(times.length)), scale: channel(times, vec(times.length)) }),
+    track(2, { translation: channel(other, vec(other.length)), rotation: channel(other, rot(other.length)) }),
+    // Nearly equal keys (under 1 degree apart, one pair on opposite hemispheres): the nlerp branch.
+    track(3, {
+      rotation: channel(times, times.map((_, i) => axisAngle([0, 1, 0], 10 + 0.7 * i)).flatMap((q, i) => (i === 3 ? q.map((c) => -c) : q))),
+      scale: { times: a.times, values: channel(times, vec(times.length)).values },
+    }),
+  ]);
+  const twin = makeClip('twin', 1, clip.tracks.slice());
+
+  it('groups channels by equal key times', () => {
+    const cursor = createClipCursor(clip, skel.restLocal);
+    expect(cursor.timelines.length).toBe(2);
+    expect(cursor.chanKind.length).toBe(8);
+  });
+
+  it('samples bit for bit as a search per channel, forwards, backwards and at random', () => {
+    const cursor = createClipCursor(clip, skel.restLocal);
+    const perChannel = createClipCursor(twin);
+    const out = new Float32Array(skel.restLocal.length);
+    const ref = new Float32Array(skel.restLocal.length);
+    const seq: number[] = [];
+    for (let t = -0.05; t < 1.1; t += 1 / 60) seq.push(t);
+    for (let t = 1.1; t > -0.1; t -= 0.07) seq.push(t);
+    for (let i = 0; i < 200; i++) seq.push(r() * 1.2 - 0.1);
+    seq.push(...times, ...other);
+    for (const t of seq) {
+      sampleClip(clip, t, cursor, skel.restLocal, out);
+      sampleClip(clip, t, perChannel, skel.restLocal, ref);
+      expect(Array.from(out), `t=${t}`).toEqual(Array.from(ref));
+    }
+    // The per-channel key hints stay those of each channel's own timeline.
+    sampleClip(clip, 0.6, cursor, skel.restLocal, out);
+    expect(cursor.keys[0]).toBe(4);
+    expect(cursor.keys[2 * 3]).toBe(1);
+  });
+});
