@@ -1,84 +1,56 @@
 /**
- * AnimPlayer: playback state for one skeleton, and the glue that runs the jobs in order
- * (sampleClip → blendLocals while crossfading → localToModel → buildPalette per mesh).
+ * AnimPlayer: the single-clip playback API the app, the CLI and the benchmarks use, as a facade over an
+ * AnimController (controller/controller.ts), plus the manual morph layer.
  *
  * Contract
- * - Owns its pose buffers, sized once in the constructor: `locals` (TRS_STRIDE floats per node, parent
- *   space) and `model` (16 floats per node, column-major, node → model space). Both are valid after
- *   evaluate(); callers (skeleton overlays, bounds) read them and must not write them.
- * - Time is in seconds of the current clip, always within [0, duration]. advance(dt) moves it by
- *   dt · speed (speed may be negative) unless paused; with `loop` it wraps into [0, duration), without it
- *   clamps to [0, duration]. A clip of duration 0 stays at time 0.
- * - setTime(t) places the current clip exactly at t (wrapped or clamped the same way when outside
- *   [0, duration]; t = duration is kept, not wrapped) and ends any crossfade, so the pose is exactly
- *   sampleClip(clip, t).
- * - play(i, crossfadeSeconds) starts clip i at time 0. With crossfadeSeconds > 0 the pose fades from the
- *   old clip, which keeps playing at its own time, to the new one; the weight of the new clip ramps
- *   linearly 0 → 1 over crossfadeSeconds of playback time (|dt · speed|, frozen while paused), then the
- *   old clip is dropped. play() during a crossfade freezes the current blended pose and fades from that.
- *   Interpolation of rotations is shortest-path slerp (nlerp for nearly equal keys), see quat-interp.ts.
+ * - `controller` is the player's own AnimController (8 tracks). `locals` (TRS_STRIDE floats per node, parent
+ *   space) and `model` (16 floats per node, column-major, node → model space) are the controller's arrays,
+ *   valid after evaluate(); callers read them and must not write them.
+ * - The primary track is the one play() started: clipIndex, time and duration report it. Time is in seconds of
+ *   that clip, within [0, duration]. advance(dt) moves the controller clock by |dt · speed| with the player's
+ *   tracks at speed sign(speed) (unless paused), so track times move by dt · speed and a crossfade's progress
+ *   is playback time (frozen while paused, scaled by speed). With `loop` times wrap into [0, duration),
+ *   without it they clamp. A clip of duration 0 stays at time 0.
+ * - setTime(t) places the primary clip exactly at t (wrapped or clamped when outside [0, duration]; t =
+ *   duration is kept) and ends any crossfade (every other track disabled, events removed), so the pose is
+ *   exactly sampleClip(clip, t).
+ * - play(i, crossfadeSeconds) starts clip i at time 0 on a free track. With crossfadeSeconds > 0 it schedules
+ *   weight events on the controller clock: the new track 0 → 1 linearly over crossfadeSeconds, and every other
+ *   playing track from its current weight → 0 over the same span, then disabled; the old clips keep playing
+ *   while they fade. So play() during a crossfade fades the current primary out from its current weight too
+ *   (the weights keep summing to 1 and the pose continues without a jump). This replaces the earlier rule
+ *   that froze the blended pose: the controller blends live tracks, and a frozen pose stopped the outgoing
+ *   motion mid-stride. Without a crossfade play() cuts: every other track is disabled.
+ * - Multi-track setups: when an app configures tracks itself through `controller` (applyTracksSpec), i.e. the
+ *   primary track no longer plays the player's clip or another track is enabled outside a crossfade,
+ *   clipIndex/time/duration report track 0 and setTime(t) does controller.seek(t); speed, pause and loop still
+ *   apply to every track (a speed sign change negates each track's speed). play() takes over again.
  * - A skeleton with no clips evaluates to its rest pose; play() then throws.
- * - advance, setTime, evaluate and writePalette allocate nothing; the constructor allocates everything.
- *   The clock's doubles live in a Float64Array and reach the jobs through their typed-array slots
- *   (sampleTime, interpWeight), because V8 boxes a computed double stored in a field or passed to a call it
- *   does not inline. test/anim/alloc.test.ts checks this with --trace-gc.
+ * - advance, setTime, evaluate and writePalette allocate nothing; the step reaches the controller through
+ *   controllerStep (V8 boxes a double argument of a call it does not inline). test/anim/alloc.test.ts checks it.
  * - Morph weights (constructed with morphTargetCount > 0, indexed like Scene.morphTargets): evaluate() also
- *   fills `morphWeights`. Two layers: the track layer (`morphTrackWeights`) samples the current clip's
- *   morphTracks at the clip time (targets without a track weigh 0; a crossfade blends the old clip's, or
- *   the frozen weights', linearly with the same weight as the pose); the manual layer holds a value per
- *   target set by hand (setMorphManual) or "from track". Final weight = the manual value where set, else
- *   the track weight while `morphTracksEnabled`, else 0. resetMorphs() puts every target back to "from track".
+ *   fills `morphWeights`. Two layers: the track layer (`morphTrackWeights`, the controller's blended clip
+ *   morph tracks; targets without a track weigh 0) and the manual layer, a value per target set by hand
+ *   (setMorphManual) or "from track". Final weight = the manual value where set, else the track weight while
+ *   `morphTracksEnabled`, else 0. resetMorphs() puts every target back to "from track".
  */
 
 import type { Clip, Skeleton, SkinnedMesh } from '../model/types.ts';
-import { TRS_STRIDE } from '../model/types.ts';
-import { blendLocalsAt } from './blend.ts';
-import { interpWeight } from './quat-interp.ts';
-import { localToModel } from './local-to-model.ts';
-import { buildPalette } from './palette.ts';
-import { createClipCursor, sampleClipAt, sampleTime, type ClipCursor } from './sample-clip.ts';
-import { sampleMorphTracksAt } from './morph.ts';
-import type { MorphTrack } from '../model/types.ts';
+import { AnimController, controllerStep } from './controller/controller.ts';
 
-const NO_MORPH_TRACKS: readonly MorphTrack[] = [];
+const PLAYER_TRACKS = 8;
 
-const FADE_NONE = 0;
-/** Fading from a clip that keeps playing (fromClip at clock[FROM_TIME]). */
-const FADE_FROM_CLIP = 1;
-/** Fading from the pose frozen in fromLocals. */
-const FADE_FROM_POSE = 2;
-
-// Slots of AnimPlayer.clock (seconds).
-const TIME = 0;
-const FROM_TIME = 1;
-const FADE_ELAPSED = 2;
-const FADE_DURATION = 3;
-
-/** Places clock[slot] into [0, clip.duration]: kept when inside, else wrapped (loop) or clamped. */
-function placeTime(clock: Float64Array, slot: number, clip: Clip, loop: boolean): void {
-  const t = clock[slot];
-  const duration = clip.duration;
-  if (!(duration > 0) || !Number.isFinite(duration) || Number.isNaN(t)) {
-    clock[slot] = 0;
-  } else if (t >= 0 && t <= duration) {
-    // Inside: kept exactly.
-  } else if (!loop) {
-    clock[slot] = t < 0 ? 0 : duration;
-  } else if (!Number.isFinite(t)) {
-    clock[slot] = 0;
-  } else {
-    const r = t % duration;
-    clock[slot] = r < 0 ? r + duration : r;
-  }
-}
+// Slots of AnimPlayer.clock (controller seconds).
+const FADE_END = 0;
 
 export class AnimPlayer {
+  readonly controller: AnimController;
   readonly skeleton: Skeleton;
   readonly clips: readonly Clip[];
   readonly nodeCount: number;
-  /** Local pose, TRS_STRIDE floats per node, parent space. Read-only for callers. */
+  /** Local pose, TRS_STRIDE floats per node, parent space (the controller's). Read-only for callers. */
   readonly locals: Float32Array;
-  /** Model matrices, 16 floats per node, column-major. Read-only for callers. */
+  /** Model matrices, 16 floats per node, column-major (the controller's). Read-only for callers. */
   readonly model: Float32Array;
 
   /** Final morph weights after evaluate(), one per morph target. Read-only for callers. */
@@ -93,94 +65,98 @@ export class AnimPlayer {
   paused = false;
   loop = true;
 
-  private readonly cursors: readonly ClipCursor[];
-  private readonly fromLocals: Float32Array;
-  private readonly morphCursors: readonly Uint32Array[];
-  private readonly fromMorph: Float32Array;
   private readonly morphManual: Float32Array;
   /** 1 where the target's weight was set by hand. */
   private readonly morphManualSet: Uint8Array;
-  /** TIME, FROM_TIME, FADE_ELAPSED, FADE_DURATION. */
-  private readonly clock = new Float64Array(4);
+  private readonly clock = new Float64Array(1);
   private current: number;
-  private fadeKind = FADE_NONE;
-  private fromClip = -1;
+  private primary = 0;
+  /** The speed sign and loop flag last given to the tracks. */
+  private appliedSign = 1;
+  private appliedLoop = true;
 
   constructor(skeleton: Skeleton, clips: readonly Clip[], morphTargetCount = 0) {
-    const nodeCount = skeleton.parents.length;
-    if (skeleton.restLocal.length !== nodeCount * TRS_STRIDE) {
-      throw new Error(
-        `AnimPlayer: restLocal has ${skeleton.restLocal.length} floats, expected ${nodeCount * TRS_STRIDE}`,
-      );
-    }
+    const targets = Math.max(0, morphTargetCount | 0);
+    this.controller = new AnimController(skeleton, clips, { tracks: PLAYER_TRACKS, morphTargetCount: targets });
     this.skeleton = skeleton;
     this.clips = clips;
-    this.nodeCount = nodeCount;
-    this.locals = new Float32Array(nodeCount * TRS_STRIDE);
-    this.fromLocals = new Float32Array(nodeCount * TRS_STRIDE);
-    this.model = new Float32Array(nodeCount * 16);
-    this.cursors = clips.map((clip) => createClipCursor(clip, skeleton.restLocal));
-    const targets = Math.max(0, morphTargetCount | 0);
+    this.nodeCount = this.controller.nodeCount;
+    this.locals = this.controller.locals;
+    this.model = this.controller.model;
+    this.morphTrackWeights = this.controller.morphTrackWeights;
     this.morphWeights = new Float32Array(targets);
-    this.morphTrackWeights = new Float32Array(targets);
-    this.fromMorph = new Float32Array(targets);
     this.morphManual = new Float32Array(targets);
     this.morphManualSet = new Uint8Array(targets);
-    this.morphCursors = clips.map((c) => new Uint32Array(c.morphTracks?.length ?? 0));
+    this.clock[FADE_END] = -Infinity;
     this.current = clips.length > 0 ? 0 : -1;
+    if (this.current >= 0) this.setupTrack(0, 0, 1);
     this.evaluate();
   }
 
-  /** Index of the current clip, -1 when there are no clips. */
+  /** True when the controller was set up with several tracks from outside (see the contract). */
+  private get multiTrack(): boolean {
+    if (this.current < 0) return false;
+    const c = this.controller;
+    const p = this.primary;
+    if (!c.trackEnabled(p) || c.trackClip(p) !== this.current) return true;
+    if (this.fading) return false;
+    for (let t = 0; t < c.trackCount; t++) if (t !== p && c.trackEnabled(t)) return true;
+    return false;
+  }
+
+  /** The track clipIndex/time/duration report. */
+  private get reported(): number {
+    return this.multiTrack ? 0 : this.primary;
+  }
+
+  /** Index of the current clip, -1 when there are no clips (or the reported track has none). */
   get clipIndex(): number {
-    return this.current;
+    return this.current < 0 ? -1 : this.controller.trackClip(this.reported);
   }
 
   /** Seconds into the current clip. */
   get time(): number {
-    return this.clock[TIME];
+    return this.current < 0 ? 0 : this.controller.trackTime(this.reported);
   }
 
   /** Duration of the current clip in seconds (0 without clips). */
   get duration(): number {
-    return this.current < 0 ? 0 : this.clips[this.current].duration;
+    return this.current < 0 ? 0 : this.controller.trackDuration(this.reported);
   }
 
-  /** True while a crossfade is in progress. */
+  /** True while a crossfade started by play() is in progress. */
   get fading(): boolean {
-    return this.fadeKind !== FADE_NONE;
+    return this.controller.pendingEvents > 0 && this.controller.time < this.clock[FADE_END];
   }
 
   /** Weight of the current clip in the pose: 0 at the start of a crossfade, 1 outside one. */
   get fadeWeight(): number {
-    if (this.fadeKind === FADE_NONE) return 1;
-    const w = this.clock[FADE_ELAPSED] / this.clock[FADE_DURATION];
+    if (!this.fading) return 1;
+    const w = this.controller.trackWeight(this.primary);
     return w < 0 ? 0 : w > 1 ? 1 : w;
   }
 
   advance(dtSeconds: number): void {
     const d = dtSeconds * this.speed;
     if (this.paused || this.current < 0 || !Number.isFinite(d)) return;
-    const clock = this.clock;
-    clock[TIME] += d;
-    placeTime(clock, TIME, this.clips[this.current], this.loop);
-    if (this.fadeKind === FADE_NONE) return;
-    clock[FADE_ELAPSED] += Math.abs(d);
-    if (clock[FADE_ELAPSED] >= clock[FADE_DURATION]) {
-      this.fadeKind = FADE_NONE;
-      this.fromClip = -1;
-    } else if (this.fadeKind === FADE_FROM_CLIP) {
-      clock[FROM_TIME] += d;
-      placeTime(clock, FROM_TIME, this.clips[this.fromClip], this.loop);
-    }
+    this.applyFlags();
+    controllerStep[0] = d < 0 ? -d : d;
+    this.controller.advanceAt();
   }
 
   setTime(t: number): void {
-    this.fadeKind = FADE_NONE;
-    this.fromClip = -1;
-    this.clock[TIME] = t;
-    if (this.current < 0) this.clock[TIME] = 0;
-    else placeTime(this.clock, TIME, this.clips[this.current], this.loop);
+    if (this.current < 0) return;
+    this.applyFlags();
+    const c = this.controller;
+    if (this.multiTrack) {
+      c.seek(t);
+      return;
+    }
+    c.unkeyAllEvents();
+    for (let k = 0; k < c.trackCount; k++) if (k !== this.primary) c.setTrackEnable(k, false);
+    c.setTrackWeight(this.primary, 1);
+    c.setTrackPosition(this.primary, t);
+    this.clock[FADE_END] = -Infinity;
   }
 
   /** Starts clip `clipIndex` at time 0, crossfading over `crossfadeSeconds` (0 or non-finite: cut). */
@@ -188,33 +164,75 @@ export class AnimPlayer {
     if (!Number.isInteger(clipIndex) || clipIndex < 0 || clipIndex >= this.clips.length) {
       throw new RangeError(`AnimPlayer.play: clip ${clipIndex} out of range (${this.clips.length} clips)`);
     }
+    this.applyFlags();
+    const c = this.controller;
     if (crossfadeSeconds > 0 && Number.isFinite(crossfadeSeconds)) {
-      if (this.fadeKind === FADE_NONE) {
-        this.fadeKind = FADE_FROM_CLIP;
-        this.fromClip = this.current;
-        this.clock[FROM_TIME] = this.clock[TIME];
-      } else {
-        this.evaluateLocals();
-        this.fromLocals.set(this.locals);
-        this.evaluateMorphs();
-        this.fromMorph.set(this.morphTrackWeights);
-        this.fadeKind = FADE_FROM_POSE;
-        this.fromClip = -1;
+      const now = c.time;
+      const next = this.freeTrack();
+      c.unkeyTrackEvents(next);
+      for (let t = 0; t < c.trackCount; t++) {
+        if (t === next || !c.trackEnabled(t)) continue;
+        c.unkeyTrackEvents(t);
+        c.keyTrackWeight(t, 0, now, crossfadeSeconds, 'linear');
+        c.keyTrackEnable(t, false, now + crossfadeSeconds);
       }
-      this.clock[FADE_ELAPSED] = 0;
-      this.clock[FADE_DURATION] = crossfadeSeconds;
+      this.setupTrack(next, clipIndex, 0);
+      c.keyTrackWeight(next, 1, now, crossfadeSeconds, 'linear');
+      this.clock[FADE_END] = now + crossfadeSeconds;
+      this.primary = next;
     } else {
-      this.fadeKind = FADE_NONE;
-      this.fromClip = -1;
+      c.unkeyAllEvents();
+      for (let t = 0; t < c.trackCount; t++) if (t !== this.primary) c.setTrackEnable(t, false);
+      this.setupTrack(this.primary, clipIndex, 1);
+      this.clock[FADE_END] = -Infinity;
     }
     this.current = clipIndex;
-    this.clock[TIME] = 0;
   }
 
-  /** Samples (and blends) the pose into `locals`, then fills `model`. */
+  /** A disabled track other than the primary, else the lightest one. */
+  private freeTrack(): number {
+    const c = this.controller;
+    let best = -1;
+    for (let t = 0; t < c.trackCount; t++) {
+      if (t === this.primary) continue;
+      if (!c.trackEnabled(t)) return t;
+      if (best < 0 || c.trackWeight(t) < c.trackWeight(best)) best = t;
+    }
+    return best;
+  }
+
+  /** Puts track t at clip 0-time, full skeleton, low priority, the player's speed sign and loop flag. */
+  private setupTrack(t: number, clip: number, weight: number): void {
+    const c = this.controller;
+    c.setTrackClip(t, clip);
+    c.setTrackWeight(t, weight);
+    c.setTrackSpeed(t, this.appliedSign);
+    c.setTrackMask(t, -1);
+    c.setTrackAdditive(t, false);
+    c.setTrackPriority(t, 'low');
+    c.setTrackSync(t, -1);
+    c.setTrackLoop(t, this.appliedLoop);
+    c.setTrackPosition(t, 0);
+    c.setTrackEnable(t, true);
+  }
+
+  /** Gives every track the sign of `speed` and the `loop` flag when they changed. */
+  private applyFlags(): void {
+    const c = this.controller;
+    const sign = this.speed < 0 ? -1 : 1;
+    if (sign !== this.appliedSign) {
+      for (let t = 0; t < c.trackCount; t++) c.setTrackSpeed(t, -c.trackSpeed(t));
+      this.appliedSign = sign;
+    }
+    if (this.loop !== this.appliedLoop) {
+      for (let t = 0; t < c.trackCount; t++) c.setTrackLoop(t, this.loop);
+      this.appliedLoop = this.loop;
+    }
+  }
+
+  /** Blends the tracks into `locals`, fills `model`, then the morph layers. */
   evaluate(): void {
-    this.evaluateLocals();
-    localToModel(this.skeleton.parents, this.locals, this.model);
+    this.controller.evaluate();
     this.evaluateMorphs();
   }
 
@@ -243,30 +261,12 @@ export class AnimPlayer {
     return this.morphManualSet[target] === 1;
   }
 
-  /** Track layer (with crossfade) into morphTrackWeights, then the manual layer on top into morphWeights. */
+  /** The manual layer over the controller's track layer, into morphWeights. */
   private evaluateMorphs(): void {
     const out = this.morphWeights;
     const n = out.length;
     if (n === 0) return;
     const track = this.morphTrackWeights;
-    track.fill(0);
-    const current = this.current;
-    if (current >= 0) {
-      const clock = this.clock;
-      sampleTime[0] = clock[TIME];
-      sampleMorphTracksAt(this.clips[current]!.morphTracks ?? NO_MORPH_TRACKS, this.morphCursors[current]!, track);
-      if (this.fadeKind !== FADE_NONE) {
-        const from = this.fromMorph;
-        if (this.fadeKind === FADE_FROM_CLIP) {
-          from.fill(0);
-          sampleTime[0] = clock[FROM_TIME];
-          sampleMorphTracksAt(this.clips[this.fromClip]!.morphTracks ?? NO_MORPH_TRACKS, this.morphCursors[this.fromClip]!, from);
-        }
-        const w = clock[FADE_ELAPSED] / clock[FADE_DURATION];
-        const f = w < 0 ? 0 : w > 1 ? 1 : w;
-        for (let i = 0; i < n; i++) track[i] = from[i]! + (track[i]! - from[i]!) * f;
-      }
-    }
     const manual = this.morphManual;
     const set = this.morphManualSet;
     const enabled = this.morphTracksEnabled;
@@ -278,27 +278,6 @@ export class AnimPlayer {
    * from the pose of the last evaluate().
    */
   writePalette(mesh: SkinnedMesh, out: Float32Array, offsetFloats = 0): void {
-    buildPalette(this.model, mesh.bones, mesh.invBind, out, offsetFloats);
-  }
-
-  private evaluateLocals(): void {
-    const rest = this.skeleton.restLocal;
-    const current = this.current;
-    if (current < 0) {
-      this.locals.set(rest);
-      return;
-    }
-    const clock = this.clock;
-    sampleTime[0] = clock[TIME];
-    sampleClipAt(this.clips[current], this.cursors[current], rest, this.locals);
-    if (this.fadeKind === FADE_NONE) return;
-    if (this.fadeKind === FADE_FROM_CLIP) {
-      const from = this.fromClip;
-      sampleTime[0] = clock[FROM_TIME];
-      sampleClipAt(this.clips[from], this.cursors[from], rest, this.fromLocals);
-    }
-    const w = clock[FADE_ELAPSED] / clock[FADE_DURATION];
-    interpWeight[0] = w < 0 ? 0 : w > 1 ? 1 : w;
-    blendLocalsAt(this.fromLocals, this.locals, this.locals, this.nodeCount);
+    this.controller.writePalette(mesh, out, offsetFloats);
   }
 }
