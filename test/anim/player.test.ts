@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { localToModel } from '../../src/anim/local-to-model.ts';
 import { AnimPlayer } from '../../src/anim/player.ts';
 import { createClipCursor, sampleClip } from '../../src/anim/sample-clip.ts';
+import { applyTracksSpec, parseTracksSpec } from '../../src/anim/controller/track-spec.ts';
 import { skinMesh } from '../../src/anim/software-skin.ts';
 import {
   armSkeleton,
@@ -185,7 +186,8 @@ describe('AnimPlayer crossfade', () => {
     expect(p.fadeWeight).toBeCloseTo(0.5, 12);
   });
 
-  it('a new play() during a crossfade continues from the current blended pose without a jump', () => {
+  it('a new play() during a crossfade fades every playing track from its current weight: no jump, weights sum to 1', () => {
+    // Replaces the frozen-pose rule: the outgoing clips keep playing while they fade (AnimController tracks).
     const p = new AnimPlayer(skel, [walk, jump]);
     p.advance(0.2);
     p.play(1, 0.4);
@@ -195,9 +197,29 @@ describe('AnimPlayer crossfade', () => {
     p.play(0, 0.4);
     p.evaluate();
     expectClose(p.locals, mid, 1e-6);
-    p.advance(0.4);
+    expect(p.fadeWeight).toBe(0);
+    const c = p.controller;
+    const total = (): number => Array.from({ length: c.trackCount }, (_, t) => (c.trackEnabled(t) ? c.trackWeight(t) : 0)).reduce((a, b) => a + b);
+    p.advance(0.1);
+    expect(total()).toBeCloseTo(1, 12);
+    expect(p.fadeWeight).toBeCloseTo(0.25, 12);
+    p.advance(0.2);
+    expect(total()).toBeCloseTo(1, 12);
+    p.advance(0.1);
     expect(p.fading).toBe(false);
     expect(rootX(p)).toBeCloseTo(0.4, 6);
+    expect(Array.from({ length: c.trackCount }, (_, t) => c.trackEnabled(t)).filter(Boolean)).toHaveLength(1);
+  });
+
+  it('clips fading out keep playing (the old rule froze their blended pose)', () => {
+    const p = new AnimPlayer(skel, [walk, jump]);
+    p.advance(0.2);
+    p.play(1, 1);
+    p.advance(0.2);
+    p.play(0, 1);
+    p.advance(0.5);
+    // First walk at 0.9 with weight 0.8 → 0 (0.4 now), jump 0.2 → 0 (0.1), new walk at 0.5 with 0.5.
+    expect(rootX(p)).toBeCloseTo(0.4 * 0.9 + 0.1 * 10 + 0.5 * 0.5, 5);
   });
 
   it('setTime ends a crossfade so the pose is exactly the new clip', () => {
@@ -244,5 +266,29 @@ describe('AnimPlayer palette', () => {
     const pos = new Float32Array(6);
     skinMesh(mesh, palette.subarray(4), pos, null);
     expectClose(pos, [0.5, 0, 0, 1, 0.5, 0], 1e-6);
+  });
+});
+
+describe('AnimPlayer over a multi-track controller', () => {
+  it('reports track 0 and seeks the controller when tracks were set through player.controller', () => {
+    const p = new AnimPlayer(skel, [walk, jump, still]);
+    p.play(1, 0.5);
+    p.advance(1);
+    expect(p.clipIndex).toBe(1);
+    const c = p.controller;
+    expect(applyTracksSpec(c, parseTracksSpec('walk:0.5,still@node1').specs)).toEqual([]);
+    expect(p.clipIndex).toBe(0);
+    p.advance(0.25);
+    expect(p.time).toBeCloseTo(0.25, 12);
+    p.setTime(0.75);
+    expect(c.time).toBe(0.75);
+    expect(p.time).toBe(0.75);
+    expect(c.trackEnabled(1)).toBe(true);
+    p.speed = -1;
+    p.advance(0.5);
+    expect(p.time).toBeCloseTo(0.25, 12);
+    p.play(1);
+    expect(p.clipIndex).toBe(1);
+    expect(Array.from({ length: c.trackCount }, (_, t) => c.trackEnabled(t)).filter(Boolean)).toHaveLength(1);
   });
 });
