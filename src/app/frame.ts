@@ -36,6 +36,9 @@ export class FrameDrawer {
     crowd: 1,
     crowdSpacing: 1,
     crowdFloor: mat4.create(),
+    wander: false,
+    wanderSpacing: 1,
+    wanderFloorY: 0,
   };
 
   constructor(private readonly ctx: AppContext) {}
@@ -60,6 +63,7 @@ export class FrameDrawer {
     player.evaluate();
     let cpuUs = (performance.now() - t0) * 1000;
     const o = this.options;
+    o.wander = s.wander && s.crowd > 1;
     if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
     camera.aspect = canvas.width / Math.max(1, canvas.height);
     if (this.cameraDirty) {
