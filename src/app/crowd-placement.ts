@@ -1,4 +1,5 @@
 import { mat4 } from 'gl-matrix';
+import { analyseWanderGait, wanderHalfExtent } from '../anim/wander-gait.ts';
 import { crowdHalfExtent, crowdSpacing } from '../render/crowd-layout.ts';
 import type { RenderOptions } from '../render/frame-types.ts';
 import type { LoadedModel } from './loaded-model.ts';
@@ -6,32 +7,52 @@ import type { LoadedModel } from './loaded-model.ts';
 /**
  * Crowd layout for the app: the grid spacing from the model's footprint, the crowd's half extents (which
  * the camera frames), the floor scaled about the model to reach past the crowd's edge, and the stats label.
- * Recomputed only when the crowd size or the model changes (update() says so); writes the spacing and
- * floor into the render options it is given. Never per frame; no GL.
+ * In wander mode (`o.wander`, set before update) the crowd walks about a square of floor centred on the
+ * model's origin (anim/wander.ts, sized by wander-gait.ts from the model's standing footprint and N): the
+ * grid spacing is 0 (no grid offset), the half extents reach over that square, and the floor covers it.
+ * Recomputed only when the crowd size, the mode or the model changes (update() says so); writes the
+ * spacing and floor into the render options it is given. Never per frame; no GL.
  */
 export class CrowdPlacement {
-  /** Half extents of the crowd grid in x and z (model units). */
+  /** Half extents of the crowd in x and z (model units), about the model's framing centre. */
   readonly extent = [0, 0];
-  /** "crowd N (instanced, texture palette)", rebuilt when N changes (no per-frame string). */
+  /** "crowd N (instanced, texture palette)" or "crowd N (wander: own controllers, texture palette)", rebuilt when N or the mode changes (no per-frame string). */
   label = '';
   private count = 1;
+  private wander = false;
   private model: LoadedModel | null = null;
+  /** The wander spacing of `model` (its gait analysed once per model). */
+  private wanderSpacing = 0;
 
-  /** Lays out `n` instances of `model` if either changed; returns true when it did (the camera may re-frame). */
+  /** Lays out `n` instances of `model` if either (or o.wander) changed; returns true when it did (the camera may re-frame). */
   update(model: LoadedModel, n: number, o: RenderOptions): boolean {
-    if (this.count === n && this.model === model) return false;
+    if (this.count === n && this.model === model && this.wander === o.wander) return false;
     const f = model.framing;
-    o.crowdSpacing = crowdSpacing(f.min, f.max);
-    crowdHalfExtent(n, o.crowdSpacing, this.extent);
+    if (this.model !== model) this.wanderSpacing = 0;
+    if (o.wander) {
+      if (this.wanderSpacing === 0) this.wanderSpacing = analyseWanderGait(model.scene).spacing;
+      const half = wanderHalfExtent(n, this.wanderSpacing);
+      o.crowdSpacing = 0;
+      o.wanderSpacing = this.wanderSpacing;
+      o.wanderFloorY = f.floorY;
+      // The square is centred on the origin; the camera frames the framing box grown by these extents.
+      this.extent[0] = half + Math.abs(f.centre[0]);
+      this.extent[1] = half + Math.abs(f.centre[2]);
+      this.label = `crowd ${n} (wander: own controllers, texture palette)`;
+    } else {
+      o.crowdSpacing = crowdSpacing(f.min, f.max);
+      crowdHalfExtent(n, o.crowdSpacing, this.extent);
+      this.label = `crowd ${n} (instanced, texture palette)`;
+    }
     // gridLines (model-gpu.ts) reaches about 2.5 radii from the centre: scale it to reach past the crowd's edge.
     const scale = Math.max(1, (Math.max(this.extent[0]!, this.extent[1]!) + 2 * f.radius) / (2.5 * f.radius));
     const m = o.crowdFloor;
     mat4.fromTranslation(m, [f.centre[0], 0, f.centre[2]]);
     mat4.scale(m, m, [scale, 1, scale]);
     mat4.translate(m, m, [-f.centre[0], 0, -f.centre[2]]);
-    this.label = `crowd ${n} (instanced, texture palette)`;
     const sameModel = this.model === model;
     this.count = n;
+    this.wander = o.wander;
     this.model = model;
     return sameModel;
   }

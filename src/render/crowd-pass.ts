@@ -24,7 +24,8 @@ interface CrowdVariant {
 
 /**
  * Crowd mode: `opts.crowd` instances of the model, each at its own phase (crowd.ts), on the crowd grid
- * (crowd-layout.ts). Whatever the technique menu says: the texture palette (every instance's palettes in
+ * (crowd-layout.ts), or with `opts.wander` each walking about with its own controller, placed by its
+ * palettes (anim/wander.ts; the grid offset is then 0). Whatever the technique menu says: the texture palette (every instance's palettes in
  * one RGBA32F texture, one upload per frame) and one drawElementsInstanced per subset, so the draw count
  * does not depend on N: the floor grid (1) and one per subset. No contact shadows: on SwiftShader N blended
  * shadow fans cost as much as the figures themselves. The shaded view only (other views and the skeleton
@@ -107,8 +108,11 @@ export class CrowdPass {
       out.setupWhat = fresh ? 'crowd palette texture' : 'crowd programs';
     }
     const t0 = performance.now();
-    crowd.pose(player, opts.bindPose ? model.bindPose : null, count);
+    if (opts.wander) crowd.poseWander(player, opts.bindPose ? model.bindPose : null, count, opts.wanderSpacing, opts.wanderFloorY);
+    else crowd.pose(player, opts.bindPose ? model.bindPose : null, count);
     const t1 = performance.now();
+    out.wanderUs = opts.wander ? crowd.wanderStepUs : 0;
+    out.footsteps = opts.wander ? crowd.footstepRate : 0;
     crowd.palette.upload(count);
     out.uploadBytes = crowd.palette.lastUploadBytes;
     // Animation (instances 1..N-1 sampled, every palette written) counts as animation; the one upload as the technique's work.
@@ -121,7 +125,8 @@ export class CrowdPass {
     cu.u_crowdSlots = crowd.slotsPerInstance;
     cu.u_crowdColumns = grid.columns;
     cu.u_crowdRows = grid.rows;
-    cu.u_crowdSpacing = opts.crowdSpacing;
+    // Wander: each instance's place is in its palette (wander.ts), so the grid offset is 0 (crowd_pars.glsl).
+    cu.u_crowdSpacing = opts.wander ? 0 : opts.crowdSpacing;
 
     this.clear();
     gl.enable(gl.DEPTH_TEST);

@@ -1,4 +1,5 @@
 import { AnimPlayer } from '../anim/player.ts';
+import { WanderCrowd } from '../anim/wander.ts';
 import { CrowdPalette } from '../gpu/crowd-palette.ts';
 import type { Scene } from '../model/types.ts';
 import type { PoseSource } from '../techniques/technique.ts';
@@ -10,6 +11,11 @@ import { crowdTime } from './crowd-layout.ts';
  * the app's own player (its crossfades, pause and time as the single-model view); instances 1..N-1 play
  * the same clip at their phase (crossfades not followed). Morph targets are not applied in crowd mode.
  *
+ * Wander mode (poseWander): a WanderCrowd (anim/wander.ts) built on first use, its agents stepped by the
+ * app player's clock (its time change per frame: pause, speed and `t` act on the crowd too), every
+ * instance's palette premultiplied by its place on the floor. Changing N, spacing or floor re-places the
+ * agents (allocating only when N outgrows the crowd).
+ *
  * Palette layout inside an instance block: mesh m's palette (mesh.bones order, as buildPalette writes it)
  * starts at slot meshBase[m]; slotsPerInstance = Σ max(1, bones). pose() allocates nothing once reserve()
  * has sized the texture; dispose() releases the texture.
@@ -19,6 +25,9 @@ export class CrowdModel {
   readonly slotsPerInstance: number;
   readonly palette: CrowdPalette;
   private readonly player: AnimPlayer;
+  private wander: WanderCrowd | null = null;
+  /** [0] the app player's time at the last wander frame, [1] its clip (-2: none yet), [2] spacing, [3] floor, [4] step µs. */
+  private readonly wanderClock = Float64Array.of(0, -2, 0, 0, 0);
 
   constructor(
     gl: WebGL2RenderingContext,
@@ -70,7 +79,49 @@ export class CrowdModel {
     }
   }
 
+  /**
+   * Wander mode: steps the agents by the app player's time change since the last call (0 on the first
+   * call, after a clip change or backwards; at most 0.1 s), evaluates them and writes instances
+   * 0..count-1's palettes (`fixed`: the bind pose, each agent keeps its place). The CPU time of the step is
+   * left in wanderStepUs.
+   */
+  poseWander(main: AnimPlayer, fixed: PoseSource | null, count: number, spacing: number, floorY: number): void {
+    const pal = this.palette;
+    pal.reserve(count);
+    const clock = this.wanderClock;
+    let w = this.wander;
+    if (w === null) w = this.wander = new WanderCrowd(this.scene, { count, spacing, floorY, seed: 1 });
+    else if (w.count !== count || clock[2] !== spacing || clock[3] !== floorY) w.configure(count, spacing, floorY);
+    clock[2] = spacing;
+    clock[3] = floorY;
+    let dt = 0;
+    if (clock[1] === main.clipIndex) {
+      dt = main.time - clock[0]!;
+      if (dt < -0.5 * main.duration) dt += main.duration;
+      if (!(dt > 0)) dt = 0;
+      else if (dt > 0.1) dt = 0.1;
+    }
+    clock[0] = main.time;
+    clock[1] = main.clipIndex;
+    const t0 = performance.now();
+    w.step(dt);
+    clock[4] = (performance.now() - t0) * 1000;
+    w.evaluate();
+    w.writePalettes(this.scene, pal.data, this.slotsPerInstance, this.meshBase, count, fixed);
+  }
+
+  /** CPU µs of the last poseWander's agent step. */
+  get wanderStepUs(): number {
+    return this.wanderClock[4]!;
+  }
+
+  /** Footsteps per second of the wander crowd (0 before wander mode ran). */
+  get footstepRate(): number {
+    return this.wander === null ? 0 : this.wander.footstepRate;
+  }
+
   dispose(): void {
     this.palette.dispose();
+    this.wander = null;
   }
 }

@@ -29,8 +29,16 @@ export interface RenderOptions {
    * with the crowd pass whatever `technique` and `view` say: instanced, every palette in one texture.
    */
   crowd: number;
-  /** Crowd grid spacing (model units, crowd-layout.ts crowdSpacing). */
+  /** Crowd grid spacing (model units, crowd-layout.ts crowdSpacing); 0 in wander mode (no grid offsets). */
   crowdSpacing: number;
+  /**
+   * Crowd mode only: every instance walks about the floor with its own animation controller
+   * (anim/wander.ts), its place and heading baked into its palettes; the instanced draw adds no offset.
+   */
+  wander: boolean;
+  /** Wander mode: the distance agents keep (model units, wander-gait.ts) and the floor height they stand on. */
+  wanderSpacing: number;
+  wanderFloorY: number;
   /** Crowd mode's floor transform (the grid scaled about the model to cover the crowd); model → world. */
   crowdFloor: mat4;
 }
@@ -63,6 +71,10 @@ export interface FrameFigures {
   /** Crowd mode: instances drawn (1 outside crowd mode) and the CPU time posing instances 1..N-1 and writing every palette, µs. */
   crowd: number;
   crowdPoseUs: number;
+  /** Wander mode: CPU time of the agents' step (state machines, steering, controller clocks), µs (part of crowdPoseUs); else 0. */
+  wanderUs: number;
+  /** Wander mode: footsteps fired per second over the last second of wander time; else 0. */
+  footsteps: number;
 }
 
 export function emptyFigures(): FrameFigures {
@@ -82,6 +94,8 @@ export function emptyFigures(): FrameFigures {
     diffShare: -1,
     crowd: 1,
     crowdPoseUs: 0,
+    wanderUs: 0,
+    footsteps: 0,
   };
 }
 

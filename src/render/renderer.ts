@@ -91,6 +91,8 @@ export class Renderer {
     }
     out.crowd = 1;
     out.crowdPoseUs = 0;
+    out.wanderUs = 0;
+    out.footsteps = 0;
     // A crowd state of a model no longer drawn is released (its model may be disposed already).
     if (this.crowd.holdsOther(model)) this.crowd.release();
     const gl = this.gl;
