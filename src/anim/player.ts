@@ -126,7 +126,7 @@ export class AnimPlayer {
 
   /** True while a crossfade started by play() is in progress. */
   get fading(): boolean {
-    return this.controller.pendingEvents > 0 && this.controller.time < this.clock[FADE_END];
+    return this.controller.pendingEvents > 0 && this.controller.timeSlot[0] < this.clock[FADE_END];
   }
 
   /** Weight of the current clip in the pose: 0 at the start of a crossfade, 1 outside one. */

@@ -7,6 +7,7 @@
 
 import { measureAllocation } from '../alloc-harness.ts';
 import { AnimPlayer } from '../../src/anim/player.ts';
+import { AnimController } from '../../src/anim/controller/controller.ts';
 import { skinMesh } from '../../src/anim/software-skin.ts';
 import type { Clip, SkinnedMesh, Track } from '../../src/model/types.ts';
 import { MAX_INFLUENCES, TRS_STRIDE } from '../../src/model/types.ts';
@@ -79,4 +80,54 @@ measureAllocation('playing', CALLS, frame);
 player.play(1, 1e9);
 measureAllocation('crossfading', CALLS, frame);
 player.play(0, 1e9);
-measureAllocation('crossfading-from-frozen-pose', CALLS, frame);
+measureAllocation('crossfading-during-crossfade', CALLS, frame);
+// Times held as tagged values (an array with a non-number element): a double chosen in the probe itself
+// would be boxed by the probe when passed on.
+const TIMES: unknown[] = [0.25, 0.75, 0.5, 1.25, 'tagged'];
+player.setTime(0.25);
+measureAllocation('player-setTime', CALLS, (i) => {
+  player.setTime(TIMES[i & 1] as number);
+  player.evaluate();
+});
+
+// A 4-track controller: two synced (blend space), one masked high-priority, one additive; events pending,
+// markers firing every few frames.
+const clipA = makeClip('a', 0);
+const clipB = { ...makeClip('b', 3), duration: 0.7 };
+const controller = new AnimController({ names: [], parents, restLocal }, [clipA, clipB], { tracks: 4 });
+for (let t = 0; t < 4; t++) {
+  controller.setTrackClip(t, t === 1 ? 1 : 0);
+  controller.setTrackPosition(t, 0);
+  controller.setTrackEnable(t, true);
+}
+controller.setBlendSpace([{ track: 0, value: 0 }, { track: 1, value: 1 }], 0);
+controller.setBlendValue(0.4);
+controller.setTrackMask(2, 3);
+controller.setTrackPriority(2, 'high');
+controller.setTrackWeight(2, 0.8);
+controller.setTrackAdditive(3, true);
+controller.setTrackWeight(3, 0.5);
+for (let k = 0; k < 8; k++) controller.addMarker(0, k / 8, `m${k}`);
+controller.addMarker(1, 0.35, 'b');
+let fired = 0;
+controller.onMarker = () => {
+  fired++;
+};
+controller.keyTrackWeight(2, 0.2, 0, 1e9, 'ease');
+controller.keyPriorityBlend(0.5, 0, 1e9, 'linear');
+controller.keyTrackSpeed(3, 2, 1e9, 1, 'linear');
+function controllerFrame(i: number): void {
+  controller.setBlendValue((i & 15) / 16);
+  controller.advance(1 / 60);
+  controller.evaluate();
+  controller.writePalette(mesh, palette, 0);
+}
+measureAllocation('controller-4-tracks', CALLS, controllerFrame);
+measureAllocation('controller-seek-and-keys', CALLS, (i) => {
+  controller.seek(TIMES[2 + (i & 1)] as number);
+  controller.keyTrackWeight(0, 1, 0, 0.5, 'linear');
+  controller.keyTrackPosition(1, 0.25, 0);
+  controller.unkeyTrackEvents(0);
+  controller.unkeyTrackEvents(1);
+});
+if (fired === 0 || controller.pendingEvents !== 3) throw new Error(`probe: ${fired} markers fired, ${controller.pendingEvents} events pending`);

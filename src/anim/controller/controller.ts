@@ -77,6 +77,8 @@ export class AnimController implements EventHost, MarkerSink {
   readonly model: Float32Array;
   readonly morphTrackWeights: Float32Array;
   postProcess: PosePostProcess | null = null;
+  /** [0] = the controller clock (read-only view), for per-frame callers: the `time` getter returns a double V8 may box. */
+  readonly timeSlot: Float64Array;
   onMarker: ((track: number, clip: number, marker: number) => void) | null = null;
 
   private readonly tracks: TrackTable;
@@ -115,6 +117,7 @@ export class AnimController implements EventHost, MarkerSink {
     this.morphTotalsHigh = new Float64Array(targets);
     this.tracks = new TrackTable(skeleton, clips, n, targets);
     this.state[PRIORITY_BLEND] = 1;
+    this.timeSlot = this.state.subarray(TIME, TIME + 1);
     this.events = new EventPool(this.tracks, this.state, TIME, PRIORITY_BLEND, this);
     this.markers = new MarkerTable(clips);
     this.groups = new SyncGroups(this.tracks, Math.max(16, n));
