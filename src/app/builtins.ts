@@ -31,6 +31,8 @@ export const BUILTIN_MODELS: readonly BuiltinModel[] = [
   },
   // The DirectX SDK SkinnedMesh sample's character, with its texture.
   { id: 'tiny', label: 'Tiny (SkinnedMesh sample)', url: 'models/tiny/tiny.x' },
+  // The MultiAnimation sample's Tiny: Loiter, Walk, Jog and a Wave that animates only the right arm (made to be layered).
+  { id: 'tiny4', label: 'Tiny, 4 clips (MultiAnimation sample)', url: 'models/tiny/tiny_4anim.x', clip: 'Walk' },
   { id: 'wuson', label: 'Wuson (3 clips)', url: 'models/wuson/Testwuson.X', clip: 'Wuson_Walk' },
   { id: 'zombie', label: 'Zombie (binary .x)', url: 'models/zombie/dbpro_zombie.x' },
   { id: 'dwarf', label: 'Dwarf (compressed .x, DXT1)', url: 'models/dwarf/Dwarf_MS.x' },
