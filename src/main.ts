@@ -5,6 +5,7 @@ import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
+import { Timeline } from './ui/timeline.ts';
 import type { TangentCheck } from './render/tangent-check.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 import { UrlSync } from './app/url-sync.ts';
@@ -64,6 +65,7 @@ function start(): void {
   const census = installGlCensus(gl);
 
   let panel: Panel | null = null;
+  let timeline: Timeline | null = null;
   let chromeVisible = true;
   const view: AppView = {
     progress: (message, fraction) => overlay.progress(message, fraction),
@@ -100,11 +102,15 @@ function start(): void {
   const setChrome = (visible: boolean): void => {
     chromeShown = visible;
     overlay.setVisible(visible);
+    timeline?.setVisible(visible);
     panel?.setVisible(visible);
     document.documentElement.classList.toggle('clean', !visible);
   };
   // The address bar follows the state (url-sync.ts): a copied link reproduces the view.
-  const urlSync = new UrlSync(() => ({ state: app.state, model: app.current, caps: app.renderer.caps }), location, history);
+  const urlSync = new UrlSync(() => {
+    app.syncTracks();
+    return { state: app.state, model: app.current, caps: app.renderer.caps };
+  }, location, history);
   setInterval(() => urlSync.poll(app.current !== null && document.documentElement.dataset.state !== 'loading'), 250);
   const toast = new Toast(chrome);
   const link = (): { url: string; linkable: boolean } => {
@@ -136,6 +142,7 @@ function start(): void {
     copyLink,
   });
   panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink });
+  timeline = new Timeline(overlay.statsEl, app);
 
   window.skinlab = {
     set: (params) => app.set(params),
@@ -164,6 +171,7 @@ function start(): void {
   }, 250);
   const syncTime = (): void => {
     panel?.frame();
+    timeline?.frame(performance.now());
     requestAnimationFrame(syncTime);
   };
   requestAnimationFrame(syncTime);

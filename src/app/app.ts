@@ -1,3 +1,4 @@
+import type { AnimController } from '../anim/controller/controller.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { Renderer } from '../render/renderer.ts';
 import type { MorphCheck, SkinCheck } from './gpu-checks.ts';
@@ -17,6 +18,7 @@ import type { AppView, LoadedModel } from './loaded-model.ts';
 import { urlSource, type ModelSource } from './model-source.ts';
 import { applyClip, applyMorphState, checkTechnique, modelRequest, resolveBone } from './model-state.ts';
 import { applyParams, defaultState, type AppState } from './state.ts';
+import { applyTracks, enterTracksMode, syncTracksState, transitionTo } from './tracks-state.ts';
 
 export type { AppView, LoadedModel } from './loaded-model.ts';
 export type { Stats } from './frame-stats.ts';
@@ -113,6 +115,8 @@ export class App implements AppContext {
     const state = this.state;
     const before = { clip: state.clip, camera: state.camera, crowd: state.crowd };
     const errors = applyParams(state, params);
+    // A clip asked for alone leaves tracks mode: that clip plays on one track.
+    if (params.clip !== undefined && params.tracks === undefined) state.tracks = '';
     const askedPalette = params.palette !== undefined ? state.palette : null;
     if (!findTechnique(state.technique)) {
       errors.push(`technique=${state.technique}: not available in this build (available: ${TECHNIQUES.map((t) => t.id).join(', ')})`);
@@ -127,8 +131,12 @@ export class App implements AppContext {
     if (request.load) {
       const { url, clip, level, label } = request.load;
       loaded = await this.load(urlSource(url, document.baseURI), state.model, label, clip, level);
+    } else if (this.current && params.tracks !== undefined) {
+      if (state.tracks === '') applyClip(state, this.current, 0, (m) => this.fail(m));
+      else errors.push(...applyTracks(state, this.current));
     } else if (this.current && (state.clip !== before.clip || params.t !== undefined)) {
-      applyClip(state, this.current, params.t === undefined && !state.paused ? state.crossfade : 0, (m) => this.fail(m));
+      if (state.tracks !== '' && params.clip === undefined) this.current.player.setTime(state.t ?? this.current.player.time);
+      else applyClip(state, this.current, params.t === undefined && !state.paused ? state.crossfade : 0, (m) => this.fail(m));
     }
     const m = this.current;
     if (m) errors.push(...checkTechnique(state, this.renderer.caps, m, askedPalette));
@@ -177,6 +185,8 @@ export class App implements AppContext {
     state.clip = clip;
     this.frame.stats.modelChanged(model);
     applyClip(state, model, 0, (m) => this.fail(m));
+    const trackErrors = applyTracks(state, model);
+    if (trackErrors.length > 0) this.fail(trackErrors.join('\n'));
     applyMorphState(state, model);
     this.frame.cameraDirty = true;
     this.view.progress(null);
@@ -233,10 +243,52 @@ export class App implements AppContext {
     this.current?.player.resetMorphs();
   }
 
-  /** Starts clip `name` with the state's crossfade (GUI). */
+  /** Starts clip `name` with the state's crossfade (GUI); in tracks mode, a transition to it on the tracks. */
   playClip(name: string): void {
+    const m = this.current;
+    if (m && this.state.tracks !== '') {
+      this.transitionTo(name, this.state.paused ? 0 : this.state.crossfade);
+      return;
+    }
     this.state.clip = name;
-    if (this.current) applyClip(this.state, this.current, this.state.paused ? 0 : this.state.crossfade, (m) => this.fail(m));
+    if (m) applyClip(this.state, m, this.state.paused ? 0 : this.state.crossfade, (msg) => this.fail(msg));
+  }
+
+  /**
+   * Tracks panel: runs `edit` on the current model's controller (tracks mode entered first, from the clip
+   * playing), then writes the controller's setup back into state.tracks so a link reproduces it.
+   */
+  editTracks(edit: (c: AnimController) => void): void {
+    const m = this.current;
+    if (!m) return;
+    enterTracksMode(this.state, m);
+    edit(m.player.controller);
+    syncTracksState(this.state, m);
+    this.view.stateChanged();
+  }
+
+  /** "Transition to clip over N s" (Tracks panel, clip menu in tracks mode): weight events on the tracks. */
+  transitionTo(clip: string, seconds: number): void {
+    const m = this.current;
+    if (!m) return;
+    enterTracksMode(this.state, m);
+    if (!transitionTo(m, clip, seconds)) this.fail(`transition: no clip named ${clip}`);
+  }
+
+  /** Brings state.tracks up to date with what the controller plays (links, after transitions). */
+  syncTracks(): void {
+    syncTracksState(this.state, this.current);
+  }
+
+  /**
+   * Look-at follows the pointer while its key is held (ui/input.ts): held, and the pointer in normalised
+   * device coordinates. Released, the head goes back to the camera (or straight ahead with look-at off).
+   */
+  lookAtPointer(held: boolean, x: number, y: number): void {
+    const p = this.frame.lookPointer;
+    p[0] = held ? 1 : 0;
+    p[1] = x;
+    p[2] = y;
   }
 
   /** Re-frames the camera on the model (double-click, double tap, F key). */

@@ -128,6 +128,15 @@ export class Facts {
       triangles: scene?.meshes.reduce((n, x) => n + x.indices.length / 3, 0) ?? 0,
       meshes: scene?.meshes.length ?? 0,
       drawCalls: this.drawCalls(),
+      /** The animation controller's enabled tracks (CONTRACT `info().tracks`), and the `tracks` spec ('' = one clip). */
+      tracks: m ? trackFacts(m) : [],
+      tracksSpec: state.tracks,
+      priorityBlend: m ? m.player.controller.priorityBlend : 1,
+      /** The last callback keys fired, newest first: {track, clip, name, time (clip s), at (controller s)}. */
+      events: m ? eventFacts(m) : [],
+      lookAt: state.lookAt,
+      lookAtChain: m?.lookAt ? m.lookAt.joints.map((j) => m.scene.skeleton.names[j.node] ?? String(j.node)) : [],
+      wander: state.wander && state.crowd > 1,
       crowd: state.crowd,
       /** Crowd mode's path (above 1 instance), or null. */
       crowdPath: state.crowd > 1 ? 'instanced, texture palette (technique menu and view ignored; morph targets not applied)' : null,
@@ -140,4 +149,43 @@ export class Facts {
       canvas: [ctx.canvas.width, ctx.canvas.height],
     };
   }
+}
+
+/** info().tracks: every enabled track of the model's controller. */
+function trackFacts(m: LoadedModel): Record<string, unknown>[] {
+  const c = m.player.controller;
+  const { clips, skeleton } = m.scene;
+  const out: Record<string, unknown>[] = [];
+  for (let t = 0; t < c.trackCount; t++) {
+    const clip = c.trackClip(t);
+    if (clip < 0 || !c.trackEnabled(t)) continue;
+    const mask = c.trackMask(t);
+    out.push({
+      track: t,
+      clip: clips[clip]!.name,
+      weight: c.trackWeight(t),
+      speed: c.trackSpeed(t),
+      time: c.trackTime(t),
+      duration: c.trackDuration(t),
+      enabled: c.trackEnabled(t),
+      priority: c.trackPriority(t),
+      mask: mask >= 0 ? skeleton.names[mask] ?? String(mask) : null,
+      additive: c.trackAdditive(t),
+      sync: c.trackSync(t),
+    });
+  }
+  return out;
+}
+
+/** info().events: the controller's ring of fired callback keys, newest first. */
+function eventFacts(m: LoadedModel): Record<string, unknown>[] {
+  const c = m.player.controller;
+  const out: Record<string, unknown>[] = [];
+  const n = Math.min(c.firedCount, 32);
+  for (let k = 0; k < n; k++) {
+    const clip = c.firedClip(k);
+    const marker = c.marker(clip, c.firedMarker(k));
+    out.push({ track: c.firedTrack(k), clip: m.scene.clips[clip]?.name ?? null, name: marker.name, time: marker.time, at: c.firedAt(k) });
+  }
+  return out;
 }

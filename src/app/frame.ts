@@ -1,4 +1,5 @@
-import { mat4 } from 'gl-matrix';
+import { mat4, vec4 } from 'gl-matrix';
+import type { OrbitCamera } from '../render/camera.ts';
 import { emptyFigures, type FrameFigures, type RenderOptions } from '../render/frame-types.ts';
 import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
 import { placeCamera } from './camera-placement.ts';
@@ -20,6 +21,11 @@ export class FrameDrawer {
   readonly crowd = new CrowdPlacement();
   /** state.bone resolved against the current model: a skeleton node, or -1 (App sets it). */
   boneNode = -1;
+  /**
+   * [held, x, y]: while held is 1 the look-at chain follows the pointer at (x, y) in normalised device
+   * coordinates (ui/input.ts writes it) instead of the camera.
+   */
+  readonly lookPointer = new Float32Array(3);
   /** The camera must be placed from the state (or framed) before the next frame. */
   cameraDirty = true;
   /** Filled from the state each frame (no per-frame object). */
@@ -60,6 +66,21 @@ export class FrameDrawer {
         if (r !== player.time) player.setTime(r);
       }
     }
+    // Look-at runs inside evaluate, after the tracks, towards where the camera was last drawn from, or
+    // towards the pointer while its key is held (lookPointer).
+    const look = model.lookAt;
+    const controller = player.controller;
+    const pointer = this.lookPointer;
+    if (look !== null && (s.lookAt > 0 || pointer[0] === 1)) {
+      look.weight = s.lookAt > 0 ? s.lookAt : 1;
+      if (pointer[0] === 1) pointerTarget(camera, pointer[1]!, pointer[2]!, look.target);
+      else {
+        look.target[0] = camera.position[0]!;
+        look.target[1] = camera.position[1]!;
+        look.target[2] = camera.position[2]!;
+      }
+      if (controller.postProcess !== look) controller.postProcess = look;
+    } else if (controller.postProcess !== null) controller.postProcess = null;
     player.evaluate();
     let cpuUs = (performance.now() - t0) * 1000;
     const o = this.options;
@@ -88,6 +109,36 @@ export class FrameDrawer {
     cpuUs += f.crowdPoseUs;
     this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? this.crowd.label : o.technique.id, s.view, s.bone);
   }
+}
+
+const _invViewProj = mat4.create();
+const _near = vec4.create();
+const _far = vec4.create();
+
+/**
+ * The point under the pointer (NDC x, y) at the camera's orbit distance along the pointer's ray, in world
+ * (= model) space, into out. No allocation.
+ */
+function pointerTarget(camera: OrbitCamera, x: number, y: number, out: Float32Array): void {
+  mat4.invert(_invViewProj, camera.viewProj);
+  vec4.set(_near, x, y, -1, 1);
+  vec4.set(_far, x, y, 1, 1);
+  vec4.transformMat4(_near, _near, _invViewProj);
+  vec4.transformMat4(_far, _far, _invViewProj);
+  let dx = 0;
+  let dy = 0;
+  let dz = 0;
+  if (_near[3] !== 0 && _far[3] !== 0) {
+    dx = _far[0]! / _far[3]! - _near[0]! / _near[3]!;
+    dy = _far[1]! / _far[3]! - _near[1]! / _near[3]!;
+    dz = _far[2]! / _far[3]! - _near[2]! / _near[3]!;
+  }
+  const len = Math.hypot(dx, dy, dz) || 1;
+  const d = camera.distance;
+  const p = camera.position;
+  out[0] = p[0]! + (dx / len) * d;
+  out[1] = p[1]! + (dy / len) * d;
+  out[2] = p[2]! + (dz / len) * d;
 }
 
 /** A paused time as a link writes it: 4 decimals (0.1 ms). */

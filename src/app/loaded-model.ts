@@ -1,4 +1,5 @@
 import type { AnimPlayer } from '../anim/player.ts';
+import type { LookAt } from '../anim/look-at.ts';
 import type { Scene } from '../model/types.ts';
 import type { ModelGpu } from '../render/model-gpu.ts';
 import type { Framing } from './framing.ts';
@@ -30,6 +31,8 @@ export interface LoadedModel {
   readonly defaultBone: number;
   /** The clip the model starts with when no `clip` is asked for (the built-in's, else the first), or ''. */
   readonly startClip: string;
+  /** The head chain that turns towards the camera (`lookAt`), or null when the skeleton has none. */
+  readonly lookAt: LookAt | null;
 }
 
 /** What the app tells the page chrome (GUI, overlays); implemented in src/ui and wired in main.ts. */

@@ -1,4 +1,5 @@
 import { AnimPlayer } from '../anim/player.ts';
+import { LookAt } from '../anim/look-at.ts';
 import { LoadError } from '../model/errors.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
 import { busiestBone, influencingBones } from '../render/view-data.ts';
@@ -103,6 +104,7 @@ export class ModelLoader {
         bones: influencingBones(scene.meshes),
         defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
         startClip: builtin?.clip && scene.clips.some((c) => c.name === builtin.clip) ? builtin.clip : scene.clips[0]?.name ?? '',
+        lookAt: LookAt.find(scene.skeleton),
       };
       for (const w of warnings) console.warn(`${source.name}: ${w}`);
       await host.adopt(model, clip);

@@ -2,6 +2,7 @@ import { MORPH_PATHS, type MorphPath } from '../anim/morph.ts';
 import { VIEW_IDS, type ViewId } from '../render/views.ts';
 import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
+import { formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
 
 /**
  * The one typed application state. The URL fills it, the GUI edits it, the frame loop and renderer
@@ -55,6 +56,16 @@ export interface AppState {
    * model through the chosen technique; above 1 the instanced texture-palette path (render/crowd.ts).
    */
   crowd: number;
+  /**
+   * Animation-controller tracks (CONTRACT `tracks`), `CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!],...` in the
+   * canonical form formatTracksSpec writes; '' = one track playing `clip`. Clip and bone names are checked
+   * against the loaded model by the app (app/tracks-state.ts).
+   */
+  tracks: string;
+  /** Weight of the look-at chain turning the head towards the camera after the tracks, 0 (off) to 1. */
+  lookAt: number;
+  /** Crowd mode: every instance walks about the floor with its own controller (crowd > 1 only). */
+  wander: boolean;
 }
 
 export interface CameraSetting {
@@ -119,6 +130,9 @@ export function defaultState(): AppState {
     morphs: 'slots',
     morphTrack: true,
     crowd: 1,
+    tracks: '',
+    lookAt: 0,
+    wander: false,
   };
 }
 
@@ -255,6 +269,21 @@ export function applyParams(state: AppState, params: Record<string, string | num
         else state.crowd = v;
         break;
       }
+      case 'tracks': {
+        const { specs, errors: why } = parseTracksSpec(value);
+        if (why.length > 0) bad(key, raw, `expected CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!],… (${why.join('; ')})`);
+        else state.tracks = formatTracksSpec(specs);
+        break;
+      }
+      case 'lookAt': {
+        const v = raw === true || value === 'true' ? 1 : raw === false || value === 'false' ? 0 : Number(value);
+        if (!Number.isFinite(v) || v < 0 || v > 1) bad(key, raw, 'expected 0 (off), 1 (on) or a weight between them');
+        else state.lookAt = v;
+        break;
+      }
+      case 'wander':
+        state.wander = value === '1' || value === 'true' || raw === true;
+        break;
       case 'morphTrack':
         state.morphTrack = !(value === '0' || value === 'false' || raw === false);
         break;

@@ -39,7 +39,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   const builtin = findBuiltin(s.model);
   if (linkable && s.model !== DEFAULTS.model) put('model', s.model);
   if (linkable && builtin?.details && s.detail !== '' && s.detail !== builtin.defaultDetail) put('detail', s.detail);
-  if (own && s.clip !== '' && s.clip !== own.startClip) put('clip', s.clip);
+  if (own && s.tracks === '' && s.clip !== '' && s.clip !== own.startClip) put('clip', s.clip);
   if (own && (s.t !== null || s.paused)) put('t', String(s.t ?? roundTime(own.player.time)));
   if (s.speed !== DEFAULTS.speed) put('speed', String(s.speed));
   if (s.technique !== DEFAULTS.technique) put('technique', s.technique);
@@ -59,10 +59,13 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.morphs !== DEFAULTS.morphs) put('morphs', s.morphs);
   if (!s.morphTrack) put('morphTrack', '0');
   if (s.crowd !== DEFAULTS.crowd) put('crowd', String(s.crowd));
+  if (s.crowd > 1 && s.wander) put('wander', '1');
+  if (own && s.tracks !== '') put('tracks', s.tracks);
+  if (s.lookAt > 0) put('lookAt', String(Number(s.lookAt.toFixed(4))));
   if (linkable && s.camera) put('camera', formatCamera(s.camera));
   if (!s.gui) put('gui', '0');
-  // Commas, colons and slashes stay readable: they are legal in a query and the page's parser takes them as they are.
-  const query = q.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/')}`).join('&');
+  // Commas, colons, slashes and @ stay readable: they are legal in a query and the page's parser takes them as they are.
+  const query = q.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/').replace(/%40/g, '@')}`).join('&');
   return { query, linkable };
 }
 

@@ -27,10 +27,35 @@ function tiny(origin: LoadedModel['origin'] = 'builtin'): LoadedModel {
     bones: influencingBones(scene.meshes),
     defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
     startClip: scene.clips[0]!.name,
+    lookAt: null,
   };
 }
 
 describe('links: state → query string', () => {
+  it('carries the tracks, the look-at weight and the wander crowd, and reads them back', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    const search = '?model=tiny&crowd=20&wander=1&tracks=Anim-1:0.5:1.5,Anim-1:0.25@Bip01_Spine~additive&lookAt=0.75';
+    expect(applyParams(state, paramsFromSearch(search))).toEqual([]);
+    expect(state.tracks).toBe('Anim-1:0.5:1.5,Anim-1:0.25@Bip01_Spine~additive');
+    expect(state.lookAt).toBe(0.75);
+    expect(state.wander).toBe(true);
+    const { query } = linkQuery({ state, model, caps });
+    expect(`?${query}`).toBe(search);
+    // The tracks replace `clip` in a link: the first track is the clip.
+    expect(query).not.toContain('clip=');
+  });
+
+  it('refuses a malformed track list and a look-at weight outside 0..1, keeping the state', () => {
+    const state = defaultState();
+    expect(applyParams(state, { tracks: 'Walk:heavy' })[0]).toMatch(/^tracks=Walk:heavy: expected CLIP/);
+    expect(applyParams(state, { lookAt: '2' })[0]).toMatch(/^lookAt=2: expected 0/);
+    expect(state.tracks).toBe('');
+    expect(state.lookAt).toBe(0);
+  });
+
   it('the default state on the default model is an empty query', () => {
     const state = defaultState();
     expect(linkQuery({ state, model: null, caps }).query).toBe('');
