@@ -10,6 +10,7 @@ import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
 import { savePicture } from './save-picture.ts';
+import { TracksPanel } from './tracks-panel.ts';
 
 /** Panel actions implemented outside the panel (composition root). */
 export interface PanelActions {
@@ -70,6 +71,7 @@ export class Panel {
   private clipCtl: Controller | null = null;
   private timeCtl: Controller | null = null;
   private readonly anim: GUI;
+  private readonly tracks: TracksPanel;
   private readonly techniqueCtl: Controller;
   private readonly paletteCtl: Controller;
   private readonly viewCtl: Controller;
@@ -121,6 +123,8 @@ export class Panel {
     this.anim.add(p, 'crossfade', 0, 2, 0.05).name('crossfade (s)').onChange((v: number) => {
       app.state.crossfade = v;
     });
+
+    this.tracks = new TracksPanel(this.gui, app);
 
     const render = this.gui.addFolder('Rendering');
     this.render = render;
@@ -271,6 +275,7 @@ export class Panel {
     this.clipCtl.disable(names.length === 0);
     const duration = Math.max(model.player.duration, 1e-3);
     this.buildMorphPanel(model);
+    this.tracks.modelChanged(model);
     this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').decimals(3).listen(this.visible).onChange((t: number) => {
       this.app.state.t = t;
       this.app.state.paused = true;
@@ -285,6 +290,7 @@ export class Panel {
     const m = this.app.current;
     if (!m || !this.visible) return;
     this.proxy.time = m.player.time;
+    this.tracks.frame(performance.now());
     const targets = m.scene.morphTargets;
     if (targets.length === 0) return;
     // Sliders follow the weights drawn (expression track or hand-set); lil-gui's listen() shows them.
@@ -336,6 +342,7 @@ export class Panel {
       this.timeCtl.max(d).step(d / 500);
     }
     this.refreshTechniques();
+    this.tracks.refresh();
     for (const c of this.gui.controllersRecursive()) c.updateDisplay();
   }
 

@@ -81,7 +81,27 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
     canvas.setPointerCapture(e.pointerId);
     gestures.down(e);
   });
-  canvas.addEventListener('pointermove', (e) => gestures.move(e));
+  // Look-at follows the pointer while E is held (the key and the last pointer position over the canvas).
+  let lookHeld = false;
+  let lookX = 0;
+  let lookY = 0;
+  canvas.addEventListener('pointermove', (e) => {
+    const r = canvas.getBoundingClientRect();
+    lookX = ((e.clientX - r.left) / Math.max(1, r.width)) * 2 - 1;
+    lookY = 1 - ((e.clientY - r.top) / Math.max(1, r.height)) * 2;
+    if (lookHeld) app.lookAtPointer(true, lookX, lookY);
+    gestures.move(e);
+  });
+  window.addEventListener('keyup', (e) => {
+    if ((e.key === 'e' || e.key === 'E') && lookHeld) {
+      lookHeld = false;
+      app.lookAtPointer(false, lookX, lookY);
+    }
+  });
+  window.addEventListener('blur', () => {
+    lookHeld = false;
+    app.lookAtPointer(false, lookX, lookY);
+  });
   canvas.addEventListener('pointerup', (e) => gestures.up(e));
   canvas.addEventListener('pointercancel', (e) => gestures.up(e, true));
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
@@ -165,6 +185,15 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'g':
       case 'G':
         s.grid = !s.grid;
+        break;
+      case 'y':
+      case 'Y':
+        void app.set({ lookAt: s.lookAt > 0 ? 0 : 1 });
+        break;
+      case 'e':
+      case 'E':
+        lookHeld = true;
+        app.lookAtPointer(true, lookX, lookY);
         break;
       case 'f':
       case 'F':

@@ -10,7 +10,8 @@ export const NARROW_QUERY = '(max-width: 699.98px)';
  */
 export class Overlay {
   readonly root: HTMLElement;
-  private readonly statsEl: HTMLElement;
+  /** The stats box (the tracks timeline hangs under its figures). */
+  readonly statsEl: HTMLElement;
   private readonly statsText: HTMLElement;
   /** The teaching views' legend under the figures; rebuilt only when the view or bone changes. */
   private readonly legendEl: HTMLElement;
@@ -78,6 +79,8 @@ export class Overlay {
 <tr><td>V</td><td>next view (weights, influences, groups, diff …)</td></tr>
 <tr><td>B</td><td>bind pose (identity palette)</td></tr>
 <tr><td>G</td><td>floor (grid and shadow)</td></tr>
+<tr><td>Y</td><td>look-at: the head follows the camera</td></tr>
+<tr><td>hold E</td><td>the head follows the pointer</td></tr>
 <tr><td>O</td><td>open a model file</td></tr>
 <tr><td>S</td><td>save a picture (PNG, the canvas's pixel size)</td></tr>
 <tr><td>L</td><td>copy a link to this view</td></tr>
