@@ -13,12 +13,15 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX] [--t SECONDS ...] [--json]
+export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] [--t SECONDS ...] [--json]
 
   --json             print JSON (CONTRACT section 3) instead of a table
   --t SECONDS ...    also pose the model at these times (seconds, may be negative; "0 0.5" or "0,0.5")
                      and print each pose's bounds; the list ends at the next option or at FILE
-  --clip NAME|INDEX  the clip --t samples (default: the first)`;
+  --clip NAME|INDEX  the clip --t samples (default: the first)
+  --tracks SPEC      pose with several animation-controller tracks instead of one clip, in the page's
+                     \`tracks\` syntax: CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!],...
+                     (e.g. "Walk,Wave!"); each track's time is t x its speed`;
 
 const USAGE_LINE = INSPECT_USAGE.split('\n')[0]!;
 
@@ -26,6 +29,8 @@ export interface InspectArgs {
   file: string;
   /** Clip name or 0-based index as typed; resolved against the model's clips by the caller. */
   clip: string | null;
+  /** `--tracks` spec as typed (validated by the caller against the model), or null. */
+  tracks: string | null;
   /** Times in seconds in the order given, duplicates kept. */
   times: number[];
   json: boolean;
@@ -34,7 +39,7 @@ export interface InspectArgs {
 }
 
 /** The options inspect knows; anything else that starts with `--` and a letter is refused. */
-export const OPTIONS = ['--json', '--clip', '--t', '--help', '-h'] as const;
+export const OPTIONS = ['--json', '--clip', '--tracks', '--t', '--help', '-h'] as const;
 
 /** True for a token that is an option (known or not) rather than a value. */
 export function isOption(token: string): boolean {
@@ -56,7 +61,7 @@ function parseTimes(token: string): number[] {
 }
 
 export function parseInspectArgs(argv: readonly string[]): InspectArgs {
-  const o: InspectArgs = { file: '', clip: null, times: [], json: false, help: false };
+  const o: InspectArgs = { file: '', clip: null, tracks: null, times: [], json: false, help: false };
   const positional = (a: string): void => {
     if (o.file === '') o.file = a;
     else throw new UsageError(`more than one FILE given ('${o.file}', '${a}')`);
@@ -72,6 +77,11 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
       if (v === undefined || isOption(v)) throw new UsageError('--clip needs a clip name or index');
       o.clip = v;
       i++;
+    } else if (a === '--tracks') {
+      const v = argv[i + 1];
+      if (v === undefined || isOption(v)) throw new UsageError('--tracks needs a track list, e.g. Walk,Wave!');
+      o.tracks = v;
+      i++;
     } else if (a === '--t') {
       const first = argv[i + 1];
       if (first === undefined || isOption(first)) throw new UsageError('--t needs at least one time in seconds');
@@ -82,5 +92,6 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
     else positional(a);
   }
   if (o.file === '') throw new UsageError(USAGE_LINE);
+  if (o.clip !== null && o.tracks !== null) throw new UsageError('--clip and --tracks do not go together (put the clip in the track list)');
   return o;
 }

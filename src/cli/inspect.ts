@@ -1,19 +1,20 @@
 import { readFileSync, statSync } from 'node:fs';
 import { AnimPlayer } from '../anim/player.ts';
 import { PosedBounds } from '../anim/posed-bounds.ts';
+import { applyTracksSpec, formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
 import { INSPECT_USAGE, parseInspectArgs, UsageError, type InspectArgs } from './inspect-args.ts';
 
 /**
- * `npm run inspect -- FILE [--clip NAME|INDEX] [--t SECONDS ...] [--json]`
+ * `npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] [--t SECONDS ...] [--json]`
  * Loads a model in Node with the page's own loaders and prints its summary (CONTRACT section 3).
  * The command line is parsed by inspect-args.ts (options and FILE in any order).
  * Failure: exit 1 with a single `error:` line on stderr, never a stack trace.
  */
 
-export function summarise(scene: Scene, clipArg: string | null, times: readonly number[]): Record<string, unknown> {
+export function summarise(scene: Scene, clipArg: string | null, times: readonly number[], tracksArg: string | null = null): Record<string, unknown> {
   const bones = new Set<number>();
   for (const m of scene.meshes) if (m.skinned) for (const b of m.bones) bones.add(b);
   const out: Record<string, unknown> = { format: scene.format };
@@ -38,6 +39,8 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
     ticksPerSecond: c.ticksPerSecond,
     tracks: c.tracks.length,
     ...(morphed ? { morphTracks: c.morphTracks?.length ?? 0 } : {}),
+    // Callback keys are listed only for clips that have them, so other summaries stay as they were.
+    ...(c.markers && c.markers.length > 0 ? { markers: c.markers.map((m) => ({ time: round(m.time), name: m.name })) } : {}),
   }));
   out.materials = scene.materials.map((m) => ({ name: m.name, diffuseMap: m.diffuseMap }));
   out.morphTargets = scene.morphTargets;
@@ -45,7 +48,14 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
   out.warnings = scene.warnings;
   if (times.length > 0) {
     const player = new AnimPlayer(scene.skeleton, scene.clips);
-    if (scene.clips.length > 0) {
+    if (tracksArg !== null) {
+      const { specs, errors } = parseTracksSpec(tracksArg);
+      if (errors.length > 0) throw new UsageError(`--tracks ${tracksArg}: ${errors.join('; ')}`);
+      if (scene.clips.length === 0) throw new UsageError(`--tracks: this model has no clips`);
+      const problems = applyTracksSpec(player.controller, specs);
+      if (problems.length > 0) throw new UsageError(`--tracks ${tracksArg}: ${problems.join('; ')}`);
+      out.tracks = formatTracksSpec(specs);
+    } else if (scene.clips.length > 0) {
       let index = 0;
       if (clipArg !== null) {
         index = scene.clips.findIndex((c) => c.name === clipArg);
@@ -85,7 +95,8 @@ function table(s: Record<string, unknown>): string {
   }
   for (const c of s.clips as Record<string, unknown>[]) {
     const morphTracks = c.morphTracks === undefined ? '' : `, ${c.morphTracks} morph tracks`;
-    lines.push(`clip        ${c.name}: ${c.duration} s, ${c.tracks} tracks${morphTracks}${c.ticksPerSecond ? `, ${c.ticksPerSecond} ticks/s` : ''}`);
+    const markers = c.markers === undefined ? '' : `, markers ${(c.markers as { time: number; name: string }[]).map((m) => `${m.name}@${m.time}`).join(' ')}`;
+    lines.push(`clip        ${c.name}: ${c.duration} s, ${c.tracks} tracks${morphTracks}${c.ticksPerSecond ? `, ${c.ticksPerSecond} ticks/s` : ''}${markers}`);
   }
   for (const m of s.materials as Record<string, unknown>[]) lines.push(`material    ${m.name}${m.diffuseMap ? ` (${m.diffuseMap})` : ''}`);
   const morphs = s.morphTargets as string[];
@@ -96,7 +107,7 @@ function table(s: Record<string, unknown>): string {
   }
   for (const w of s.warnings as string[]) lines.push(`warning     ${w}`);
   for (const p of (s.poses as { t: number; bounds: { min: number[]; max: number[] } }[] | undefined) ?? []) {
-    lines.push(`t = ${p.t}${s.clip ? ` (${s.clip})` : ''}  min ${p.bounds.min.join(' ')}  max ${p.bounds.max.join(' ')}`);
+    lines.push(`t = ${p.t}${s.tracks ? ` (tracks ${s.tracks})` : s.clip ? ` (${s.clip})` : ''}  min ${p.bounds.min.join(' ')}  max ${p.bounds.max.join(' ')}`);
   }
   return lines.join('\n');
 }
@@ -118,7 +129,8 @@ function main(): number {
     if (size > 1024 * 1024 * 1024) throw new UsageError(`${opts.file}: larger than 1 GiB`);
     const bytes = new Uint8Array(readFileSync(opts.file));
     const scene = loadModel(opts.file, bytes);
-    const summary = summarise(scene, opts.clip, opts.times);
+    if (opts.tracks !== null && opts.times.length === 0) throw new UsageError('--tracks poses the model: give the times with --t');
+    const summary = summarise(scene, opts.clip, opts.times, opts.tracks);
     process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${table(summary)}\n`);
     return 0;
   } catch (e) {

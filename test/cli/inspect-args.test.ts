@@ -36,7 +36,7 @@ function optionGroups(variant: number): Group[] {
 }
 
 function expected(file: string, groups: readonly Group[]): InspectArgs {
-  return Object.assign({ file, clip: null, times: [], json: false, help: false }, ...groups.map((g) => g.sets));
+  return Object.assign({ file, clip: null, tracks: null, times: [], json: false, help: false }, ...groups.map((g) => g.sets));
 }
 
 function usageError(argv: string[]): string {
@@ -78,7 +78,7 @@ describe('parseInspectArgs: options and FILE in any order', () => {
 
   it('after -- every token is FILE, so a file named like a number or an option can be given', () => {
     expect(parseInspectArgs(['--t', '0.5', '--', '12']).file).toBe('12');
-    expect(parseInspectArgs(['--json', '--', '--t'])).toEqual({ file: '--t', clip: null, times: [], json: true, help: false });
+    expect(parseInspectArgs(['--json', '--', '--t'])).toEqual({ file: '--t', clip: null, tracks: null, times: [], json: true, help: false });
   });
 
   it('--help and -h ask for the usage whatever else is there', () => {
