@@ -1,6 +1,6 @@
 import { LoadError } from './errors.ts';
 import { quoted } from './message.ts';
-import type { Channel, Clip, MorphTrack, Scene, Track } from './types.ts';
+import type { Channel, Clip, ClipMarker, MorphTrack, Scene, Track } from './types.ts';
 import { firstNonFinite, num, plural, warn, type Writable } from './validate-common.ts';
 import { normaliseQuaternions } from './validate-skeleton.ts';
 
@@ -18,6 +18,9 @@ import { normaliseQuaternions } from './validate-skeleton.ts';
  * - Keys before 0 s: the whole clip (node and morph tracks alike) shifts to start at 0; warns.
  * - Duration: not a finite length ≥ 0, or shorter than the last key → set to the last key time; warns.
  * - Zero length (every key at 0 s, or no key) or a single key per channel: kept as a static pose; warns.
+ * - Markers (callback keys): a NaN or infinite time, or an empty name or one with whitespace: LoadError.
+ *   Shifted with the clip; times outside [0, duration] clamped to it (warns, with a count); sorted by time,
+ *   stably (warns when they were not). An empty list is dropped.
  *   AnimPlayer holds time 0 in a clip of duration 0.
  */
 
@@ -116,6 +119,7 @@ export function checkClip(scene: Scene, clipIndex: number): void {
     }
   }
   clip.duration = duration;
+  checkMarkers(scene, clip, label, shift);
 
   if (zero > 0 || nonUnit > 0) {
     const parts: string[] = [];
@@ -136,6 +140,37 @@ export function checkClip(scene: Scene, clipIndex: number): void {
   } else if (mostKeys === 1) {
     warn(scene, `clip ${quoted(clip.name)} has a single key per channel: it plays as a static pose for ${num(duration)} s`);
   }
+}
+
+function checkMarkers(scene: Scene, clip: Writable<Clip>, label: string, shift: number): void {
+  const list = clip.markers;
+  if (list === undefined) return;
+  if (list.length === 0) {
+    delete clip.markers;
+    return;
+  }
+  const duration = clip.duration;
+  let clamped = 0;
+  let unsorted = false;
+  const out: ClipMarker[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i]!;
+    if (typeof m.name !== 'string' || m.name === '' || /\s/.test(m.name)) {
+      throw new LoadError(`${label}: marker ${i} has name ${quoted(String(m.name))}; a marker name is one word`);
+    }
+    if (!Number.isFinite(m.time)) throw new LoadError(`${label}: marker ${quoted(m.name)} has time ${m.time}`);
+    let time = m.time + shift;
+    if (time < 0 || time > duration) {
+      clamped++;
+      time = time < 0 ? 0 : duration;
+    }
+    if (out.length > 0 && time < out[out.length - 1]!.time) unsorted = true;
+    out.push(time === m.time ? m : { time, name: m.name });
+  }
+  if (unsorted) out.sort((a, b) => a.time - b.time);
+  if (clamped > 0) warn(scene, `clip ${quoted(clip.name)}: ${plural(clamped, 'marker')} outside 0..${num(duration)} s clamped to the clip`);
+  if (unsorted) warn(scene, `clip ${quoted(clip.name)}: markers were not in time order: sorted`);
+  clip.markers = out;
 }
 
 function strictlyAscending(times: Float32Array): boolean {
