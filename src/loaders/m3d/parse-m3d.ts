@@ -6,6 +6,7 @@ import { quoted } from '../../model/message.ts';
 import { TextScanner } from '../text/scanner.ts';
 import { movedMeshes, readMeshTable, readMorphTargets, readMorphTracks, type MeshRange, type RawTarget } from './parse-m3d-morph.ts';
 import { DEFAULT_MATERIAL, readClip, readMaterial, SECTION } from './parse-m3d-records.ts';
+import { MARKER_CHUNK, readClipMarkers } from './m3d-markers.ts';
 
 /**
  * Frank Luna's .m3d text format (DirectX 11 and 12 books, seed 001 §23.4):
@@ -43,9 +44,11 @@ import { DEFAULT_MATERIAL, readClip, readMaterial, SECTION } from './parse-m3d-r
  *   ***MorphTracks***   `#MorphTracks N`, N × `MorphTrack clip target #Keyframes: n { n × Time: t Weight: w }`:
  *                       a target's weight over a clip's time (seconds, ascending, >= 0); at most one track
  *                       per (clip, target). A clip lasts until its last bone or morph key.
+ *   ***ClipMarkers***   `#ClipMarkers N`, N × `Clip name #Markers: n { n × Time: t Name: word }`: a clip's
+ *                       callback keys (m3d-markers.ts); the clip must exist; validateScene clamps and sorts.
  *
  * Materials and clips are read by parse-m3d-records.ts, the skinlab extension sections (Meshes,
- * MorphTargets, MorphTracks) by parse-m3d-morph.ts; this file reads the header, vertices, triangles and
+ * MorphTargets, MorphTracks) by parse-m3d-morph.ts, ClipMarkers by m3d-markers.ts; this file reads the header, vertices, triangles and
  * bones, splits the meshes and assembles the Scene.
  */
 
@@ -206,10 +209,11 @@ export function parseM3d(text: string, fileName: string): Scene {
   let targets: RawTarget[] = [];
   if (nextSection() === 'MorphTargets') targets = readMorphTargets(s, vertexCount);
   if (nextSection() === 'MorphTracks') readMorphTracks(s, targets, clips);
+  if (nextSection() === MARKER_CHUNK) readClipMarkers(s, clips);
   const late = nextSection();
-  if (late === 'Meshes' || late === 'MorphTargets' || late === 'MorphTracks') {
+  if (late === 'Meshes' || late === 'MorphTargets' || late === 'MorphTracks' || late === MARKER_CHUNK) {
     s.next();
-    s.error(`the ${late} chunk is out of place: skinlab's chunks follow the standard sections in the order Meshes, MorphTargets, MorphTracks, each at most once`);
+    s.error(`the ${late} chunk is out of place: skinlab's chunks follow the standard sections in the order Meshes, MorphTargets, MorphTracks, ClipMarkers, each at most once`);
   }
 
   const trailing = s.peek();
