@@ -5,6 +5,7 @@ import type { mat4 } from 'gl-matrix';
 import { quoted } from '../../model/message.ts';
 import type { NodeList } from './scene-nodes.ts';
 import { MORPH_TRACK_TEMPLATE, readMorphTrack, toMorphTracks, type FileMorphTrack } from './scene-morph.ts';
+import { collectClipMarkers, toClipMarkers, warnUnclaimedMarkers, type FileMarker } from './scene-markers.ts';
 import { NumberCursor, UniqueNames, describeObject, isTemplate, noteSkipped, objectError, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -30,6 +31,8 @@ import type { XObject } from './xnode.ts';
  *
  * SkinlabMorphTrack children of a set (scene-morph.ts) become the clip's morph tracks, their key times
  * converted and shifted with the set's other keys; they count towards the clip's duration.
+ * Top-level SkinlabClipMarker objects naming a set (scene-markers.ts) become its clip's markers, converted
+ * and shifted the same way; they do not lengthen the clip.
  */
 
 export const DEFAULT_TICKS_PER_SECOND = 4800;
@@ -67,6 +70,8 @@ export function buildClips(ctx: XContext, nodes: NodeList, morphTargets: Readonl
   const clips: Clip[] = [];
   const names = new UniqueNames();
   const loose: XObject[] = [];
+  const markers = collectClipMarkers(ctx);
+  const claimed = new Set<string>();
   for (const o of objects) {
     if (isTemplate(o, 'AnimTicksPerSecond')) {
       const t = new NumberCursor(ctx, o).next('the tick rate');
@@ -83,11 +88,15 @@ export function buildClips(ctx: XContext, nodes: NodeList, morphTargets: Readonl
         else if (isTemplate(c, MORPH_TRACK_TEMPLATE)) morphTracks.push(readMorphTrack(ctx, c, morphTargets));
         else if (c.kind === 'object' && !isTemplate(c, 'AnimTicksPerSecond')) noteSkipped(ctx, c);
       }
-      clips.push(buildClip(ctx, nodes, name, animations, rate, morphTracks));
+      // Markers name the set as the file writes it (an unnamed set has none).
+      const own = o.name !== '' ? markers.get(o.name) : undefined;
+      if (own) claimed.add(o.name);
+      clips.push(buildClip(ctx, nodes, name, animations, rate, morphTracks, own));
     } else if (isTemplate(o, 'Animation')) {
       loose.push(o);
     }
   }
+  warnUnclaimedMarkers(ctx, markers, claimed);
   if (loose.length > 0) {
     const rate = ticks || firstTicks || DEFAULT_TICKS_PER_SECOND;
     const name = names.make(`Anim-${setIndex + 1}`);
@@ -112,6 +121,7 @@ function buildClip(
   animations: readonly XObject[],
   ticksPerSecond: number,
   morphTracks: readonly FileMorphTrack[] = [],
+  markers: readonly FileMarker[] = [],
 ): Clip {
   const tracks = new Map<number, TrackBuild>();
   const missing: string[] = [];
@@ -167,9 +177,11 @@ function buildClip(
     maxTime -= minTime;
   }
   const list: Track[] = [...tracks.values()].sort((a, b) => a.node - b.node);
-  if (morphTracks.length === 0) return { name, duration: maxTime, ticksPerSecond, tracks: list };
-  const morph = toMorphTracks(ctx, name, morphTracks, ticksPerSecond, Math.min(0, minTime));
-  return { name, duration: maxTime, ticksPerSecond, tracks: list, morphTracks: morph };
+  const shift = Math.min(0, minTime);
+  const marked = markers.length > 0 ? { markers: toClipMarkers(markers, ticksPerSecond, shift) } : {};
+  if (morphTracks.length === 0) return { name, duration: maxTime, ticksPerSecond, tracks: list, ...marked };
+  const morph = toMorphTracks(ctx, name, morphTracks, ticksPerSecond, shift);
+  return { name, duration: maxTime, ticksPerSecond, tracks: list, morphTracks: morph, ...marked };
 }
 
 /**

@@ -8,6 +8,7 @@ import { buildMesh, type BuiltMesh, type MissingBones } from './scene-mesh.ts';
 import { mergeMorphs } from './scene-morph.ts';
 import { NodeList, addFrameTree, reserveFrameNames, type MeshPlacement } from './scene-nodes.ts';
 import { UniqueNames, isTemplate, noteSkipped, type XContext } from './scene-read.ts';
+import { CLIP_MARKER_TEMPLATE } from './scene-markers.ts';
 import type { XFile, XObject } from './xnode.ts';
 
 const IDENTITY = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
@@ -52,7 +53,8 @@ export function xToScene(file: XFile, fileName: string): Scene {
       !isTemplate(o, 'Header') &&
       !isTemplate(o, 'AnimationSet') &&
       !isTemplate(o, 'Animation') &&
-      !isTemplate(o, 'AnimTicksPerSecond')
+      !isTemplate(o, 'AnimTicksPerSecond') &&
+      !isTemplate(o, CLIP_MARKER_TEMPLATE)
     ) {
       noteSkipped(ctx, o);
     }
