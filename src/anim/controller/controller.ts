@@ -18,7 +18,7 @@
  *   + t · speed, wrapped or clamped; sync groups: φ = φ(first member's start) + t · rate. Events stay in the
  *   pool as they are (those whose start ≤ t act at the next advance); no marker fires, but the next advance
  *   fires markers at exactly each track's new time.
- * - evaluate(): blend (mixer.ts) → locals → localToModel → postProcess. Fast path: exactly one non-additive
+ * - evaluate(): blend (pose-blender.ts, rules in mixer.ts) → locals → localToModel → postProcess. Fast path: exactly one non-additive
  *   track active, weight 1, mask -1 (and low priority, or priorityBlend 1) samples straight into `locals`,
  *   the cost of a single-clip player. Masked tracks do not drive morph weights.
  * - Nothing allocates in advance/advanceAt, seek, evaluate, writePalette, setBlendValue, the track setters or
@@ -30,21 +30,9 @@ import type { Clip, ClipMarker, Skeleton, SkinnedMesh } from '../../model/types.
 import { TRS_STRIDE } from '../../model/types.ts';
 import { localToModel } from '../local-to-model.ts';
 import { buildPalette } from '../palette.ts';
-import { sampleClipAt, sampleTime } from '../sample-clip.ts';
-import { sampleMorphTracksAt } from '../morph.ts';
 import { EV_ENABLE, EV_POSITION, EV_PRIORITY_BLEND, EV_SPEED, EV_WEIGHT, EventPool, type EventHost } from './events.ts';
 import { FiredRing, MarkerTable, markerSpan, passMarkers, type MarkerSink } from './markers.ts';
-import {
-  accumulateMorph,
-  accumulatePose,
-  additiveMorph,
-  applyAdditive,
-  fillMorphRest,
-  fillRest,
-  mixWeight,
-  overlayHigh,
-  overlayHighMorph,
-} from './mixer.ts';
+import { PoseBlender } from './pose-blender.ts';
 import { BlendSpace, SyncGroups } from './sync.ts';
 import { TrackTable } from './tracks.ts';
 
@@ -66,8 +54,6 @@ const PRIORITY_BLEND = 1;
 const STEP = 2;
 const BLEND_VALUE = 3;
 
-const NO_MORPH_TRACKS: readonly never[] = [];
-
 export class AnimController implements EventHost, MarkerSink {
   readonly skeleton: Skeleton;
   readonly clips: readonly Clip[];
@@ -88,12 +74,7 @@ export class AnimController implements EventHost, MarkerSink {
   private readonly groups: SyncGroups;
   private readonly space: BlendSpace;
   private readonly state = new Float64Array(4);
-  private readonly highLocals: Float32Array;
-  private readonly totalsLow: Float64Array;
-  private readonly totalsHigh: Float64Array;
-  private readonly morphHigh: Float32Array;
-  private readonly morphTotalsLow: Float64Array;
-  private readonly morphTotalsHigh: Float64Array;
+  private readonly blender: PoseBlender;
 
   constructor(skeleton: Skeleton, clips: readonly Clip[], options: { tracks?: number; morphTargetCount?: number } = {}) {
     const nodes = skeleton.parents.length;
@@ -109,12 +90,7 @@ export class AnimController implements EventHost, MarkerSink {
     this.locals = new Float32Array(nodes * TRS_STRIDE);
     this.model = new Float32Array(nodes * 16);
     this.morphTrackWeights = new Float32Array(targets);
-    this.highLocals = new Float32Array(nodes * TRS_STRIDE);
-    this.totalsLow = new Float64Array(nodes);
-    this.totalsHigh = new Float64Array(nodes);
-    this.morphHigh = new Float32Array(targets);
-    this.morphTotalsLow = new Float64Array(targets);
-    this.morphTotalsHigh = new Float64Array(targets);
+    this.blender = new PoseBlender(nodes, targets);
     this.tracks = new TrackTable(skeleton, clips, n, targets);
     this.state[PRIORITY_BLEND] = 1;
     this.timeSlot = this.state.subarray(TIME, TIME + 1);
@@ -366,90 +342,9 @@ export class AnimController implements EventHost, MarkerSink {
   // ---- pose ----------------------------------------------------------------------------------------------
 
   evaluate(): void {
-    const tr = this.tracks;
-    const rest = this.skeleton.restLocal;
-    const targets = this.morphTrackWeights.length;
-    const blend = this.state[PRIORITY_BLEND];
-    let active = 0;
-    let single = -1;
-    let anyHigh = false;
-    let anyAdditive = false;
-    for (let t = 0; t < tr.count; t++) {
-      if (tr.enabled[t] === 0 || !(tr.weight[t] > 0) || tr.clip[t] < 0) continue;
-      if (tr.additive[t] === 1) {
-        anyAdditive = true;
-        continue;
-      }
-      active++;
-      single = t;
-      if (tr.high[t] === 1) anyHigh = true;
-    }
-    if (active === 1 && tr.weight[single] === 1 && tr.mask[single] === -1 && (!anyHigh || blend >= 1)) {
-      const clip = this.clips[tr.clip[single]];
-      sampleTime[0] = tr.time[single];
-      sampleClipAt(clip, tr.cursor(single), rest, this.locals);
-      if (targets > 0) {
-        this.morphTrackWeights.fill(0);
-        sampleTime[0] = tr.time[single];
-        sampleMorphTracksAt(clip.morphTracks ?? NO_MORPH_TRACKS, tr.morphCursor(single), this.morphTrackWeights);
-      }
-    } else {
-      this.blendGroups(active, anyHigh, targets);
-    }
-    if (anyAdditive) this.applyAdditives(targets);
+    this.blender.blend(this.tracks, this.state, PRIORITY_BLEND, this.locals, this.morphTrackWeights);
     localToModel(this.skeleton.parents, this.locals, this.model);
     if (this.postProcess !== null) this.postProcess.apply(this.skeleton.parents, this.locals, this.model);
-  }
-
-  private blendGroups(active: number, anyHigh: boolean, targets: number): void {
-    const tr = this.tracks;
-    const nodes = this.nodeCount;
-    this.totalsLow.fill(0);
-    this.morphTotalsLow.fill(0);
-    if (anyHigh) {
-      this.totalsHigh.fill(0);
-      this.morphTotalsHigh.fill(0);
-    }
-    if (active > 0) {
-      for (let t = 0; t < tr.count; t++) {
-        if (tr.enabled[t] === 0 || !(tr.weight[t] > 0) || tr.clip[t] < 0 || tr.additive[t] === 1) continue;
-        const morphs = targets > 0 && tr.mask[t] === -1;
-        tr.sample(t, morphs);
-        mixWeight[0] = tr.weight[t];
-        const high = tr.high[t] === 1;
-        accumulatePose(high ? this.highLocals : this.locals, high ? this.totalsHigh : this.totalsLow, tr.sampled[t], tr.contrib, t * nodes, nodes);
-        if (morphs) {
-          accumulateMorph(
-            high ? this.morphHigh : this.morphTrackWeights,
-            high ? this.morphTotalsHigh : this.morphTotalsLow,
-            tr.sampledMorph[t],
-            tr.clipTargets[tr.clip[t]],
-            targets,
-          );
-        }
-      }
-    }
-    fillRest(this.locals, this.totalsLow, this.skeleton.restLocal, nodes);
-    fillMorphRest(this.morphTrackWeights, this.morphTotalsLow, targets);
-    if (anyHigh) {
-      mixWeight[0] = this.state[PRIORITY_BLEND];
-      overlayHigh(this.locals, this.highLocals, this.totalsHigh, nodes);
-      overlayHighMorph(this.morphTrackWeights, this.morphHigh, this.morphTotalsHigh, targets);
-    }
-  }
-
-  private applyAdditives(targets: number): void {
-    const tr = this.tracks;
-    const nodes = this.nodeCount;
-    for (let t = 0; t < tr.count; t++) {
-      if (tr.enabled[t] === 0 || !(tr.weight[t] > 0) || tr.clip[t] < 0 || tr.additive[t] === 0) continue;
-      const c = tr.clip[t];
-      const morphs = targets > 0 && tr.mask[t] === -1;
-      tr.sample(t, morphs);
-      mixWeight[0] = tr.weight[t];
-      applyAdditive(this.locals, tr.sampled[t], tr.pose0Of(c), tr.contrib, t * nodes, nodes);
-      if (morphs) additiveMorph(this.morphTrackWeights, tr.sampledMorph[t], tr.morph0Of(c), tr.clipTargets[c], targets);
-    }
   }
 
   private prepareAdditive(clip: number): void {

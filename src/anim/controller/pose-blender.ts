@@ -1,0 +1,134 @@
+/**
+ * Pose blender of the animation controller: the tracks of a TrackTable → one local pose and the morph-track
+ * weights, by the rules of mixer.ts (priority groups, rest fill, priority blend, additive tracks).
+ *
+ * Contract
+ * - blend() writes every node of `locals` (TRS_STRIDE floats per node, parent space) and every target of
+ *   `morph`; it reads the track table and state[blendSlot] (priorityBlend, 0..1), and owns only its scratch
+ *   (the high group's pose and the per-node / per-target weight totals), sized in the constructor.
+ * - Active track: enabled, weight > 0, with a clip. Fast path: exactly one non-additive active track, weight
+ *   1, mask -1, and low priority or priorityBlend ≥ 1: its clip is sampled straight into `locals` (the cost
+ *   of a single-clip player; the general rules give the same pose). Masked tracks do not drive morph weights.
+ * - Doubles cross calls through sampleTime / mixWeight slots; nothing here allocates per call.
+ */
+
+import { TRS_STRIDE } from '../../model/types.ts';
+import { sampleMorphTracksAt } from '../morph.ts';
+import { sampleClipAt, sampleTime } from '../sample-clip.ts';
+import {
+  accumulateMorph,
+  accumulatePose,
+  additiveMorph,
+  applyAdditive,
+  fillMorphRest,
+  fillRest,
+  mixWeight,
+  overlayHigh,
+  overlayHighMorph,
+} from './mixer.ts';
+import type { TrackTable } from './tracks.ts';
+
+const NO_MORPH_TRACKS: readonly never[] = [];
+
+export class PoseBlender {
+  private readonly highLocals: Float32Array;
+  private readonly totalsLow: Float64Array;
+  private readonly totalsHigh: Float64Array;
+  private readonly morphHigh: Float32Array;
+  private readonly morphTotalsLow: Float64Array;
+  private readonly morphTotalsHigh: Float64Array;
+
+  constructor(nodeCount: number, targetCount: number) {
+    this.highLocals = new Float32Array(nodeCount * TRS_STRIDE);
+    this.totalsLow = new Float64Array(nodeCount);
+    this.totalsHigh = new Float64Array(nodeCount);
+    this.morphHigh = new Float32Array(targetCount);
+    this.morphTotalsLow = new Float64Array(targetCount);
+    this.morphTotalsHigh = new Float64Array(targetCount);
+  }
+
+  /** Blends the tracks into `locals` and `morph` (see the file contract); state[blendSlot] = priorityBlend. */
+  blend(tr: TrackTable, state: Float64Array, blendSlot: number, locals: Float32Array, morph: Float32Array): void {
+    const rest = tr.skeleton.restLocal;
+    const targets = morph.length;
+    const blend = state[blendSlot];
+    let active = 0;
+    let single = -1;
+    let anyHigh = false;
+    let anyAdditive = false;
+    for (let t = 0; t < tr.count; t++) {
+      if (tr.enabled[t] === 0 || !(tr.weight[t] > 0) || tr.clip[t] < 0) continue;
+      if (tr.additive[t] === 1) {
+        anyAdditive = true;
+        continue;
+      }
+      active++;
+      single = t;
+      if (tr.high[t] === 1) anyHigh = true;
+    }
+    if (active === 1 && tr.weight[single] === 1 && tr.mask[single] === -1 && (!anyHigh || blend >= 1)) {
+      const clip = tr.clips[tr.clip[single]];
+      sampleTime[0] = tr.time[single];
+      sampleClipAt(clip, tr.cursor(single), rest, locals);
+      if (targets > 0) {
+        morph.fill(0);
+        sampleTime[0] = tr.time[single];
+        sampleMorphTracksAt(clip.morphTracks ?? NO_MORPH_TRACKS, tr.morphCursor(single), morph);
+      }
+    } else {
+      this.blendGroups(tr, state, blendSlot, locals, morph, active, anyHigh);
+    }
+    if (anyAdditive) this.applyAdditives(tr, locals, morph);
+  }
+
+  private blendGroups(tr: TrackTable, state: Float64Array, blendSlot: number, locals: Float32Array, morph: Float32Array, active: number, anyHigh: boolean): void {
+    const nodes = tr.nodeCount;
+    const targets = morph.length;
+    this.totalsLow.fill(0);
+    this.morphTotalsLow.fill(0);
+    if (anyHigh) {
+      this.totalsHigh.fill(0);
+      this.morphTotalsHigh.fill(0);
+    }
+    if (active > 0) {
+      for (let t = 0; t < tr.count; t++) {
+        if (tr.enabled[t] === 0 || !(tr.weight[t] > 0) || tr.clip[t] < 0 || tr.additive[t] === 1) continue;
+        const morphs = targets > 0 && tr.mask[t] === -1;
+        tr.sample(t, morphs);
+        mixWeight[0] = tr.weight[t];
+        const high = tr.high[t] === 1;
+        accumulatePose(high ? this.highLocals : locals, high ? this.totalsHigh : this.totalsLow, tr.sampled[t], tr.contrib, t * nodes, nodes);
+        if (morphs) {
+          accumulateMorph(
+            high ? this.morphHigh : morph,
+            high ? this.morphTotalsHigh : this.morphTotalsLow,
+            tr.sampledMorph[t],
+            tr.clipTargets[tr.clip[t]],
+            targets,
+          );
+        }
+      }
+    }
+    fillRest(locals, this.totalsLow, tr.skeleton.restLocal, nodes);
+    fillMorphRest(morph, this.morphTotalsLow, targets);
+    if (anyHigh) {
+      mixWeight[0] = state[blendSlot];
+      overlayHigh(locals, this.highLocals, this.totalsHigh, nodes);
+      overlayHighMorph(morph, this.morphHigh, this.morphTotalsHigh, targets);
+    }
+  }
+
+  private applyAdditives(tr: TrackTable, locals: Float32Array, morph: Float32Array): void {
+    const nodes = tr.nodeCount;
+    const targets = morph.length;
+    for (let t = 0; t < tr.count; t++) {
+      if (tr.enabled[t] === 0 || !(tr.weight[t] > 0) || tr.clip[t] < 0 || tr.additive[t] === 0) continue;
+      const c = tr.clip[t];
+      const morphs = targets > 0 && tr.mask[t] === -1;
+      tr.sample(t, morphs);
+      mixWeight[0] = tr.weight[t];
+      applyAdditive(locals, tr.sampled[t], tr.pose0Of(c), tr.contrib, t * nodes, nodes);
+      if (morphs) additiveMorph(morph, tr.sampledMorph[t], tr.morph0Of(c), tr.clipTargets[c], targets);
+    }
+  }
+}
