@@ -1,3 +1,5 @@
+import type { Orientation } from '../model/orient.ts';
+
 /**
  * Models that ship with the page. URLs are relative to the page so the build works under any base
  * path. The generated ones are written by `npm run gen` (src/cli/gen-models.ts) before dev and build.
@@ -14,6 +16,8 @@ export interface BuiltinModel {
    */
   readonly details?: Readonly<Record<string, string>>;
   readonly defaultDetail?: string;
+  /** Where the file's character stands and faces when it is not +Y up, +Z forward: turned at load (model/orient.ts). */
+  readonly orient?: Orientation;
 }
 
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [
@@ -31,8 +35,10 @@ export const BUILTIN_MODELS: readonly BuiltinModel[] = [
   },
   // The DirectX SDK SkinnedMesh sample's character, with its texture.
   { id: 'tiny', label: 'Tiny (SkinnedMesh sample)', url: 'models/tiny/tiny.x' },
-  // The MultiAnimation sample's Tiny: Loiter, Walk, Jog and a Wave that animates only the right arm (made to be layered).
-  { id: 'tiny4', label: 'Tiny, 4 clips (MultiAnimation sample)', url: 'models/tiny/tiny_4anim.x', clip: 'Walk' },
+  // The MultiAnimation sample's Tiny: Loiter, Walk, Jog and a Wave that animates only the right arm (made to be
+  // layered). Its clips key the root frame to identity, leaving her along the file's Z axis: the sample turns her
+  // upright with its world matrix, the loader does the same.
+  { id: 'tiny4', label: 'Tiny, 4 clips (MultiAnimation sample)', url: 'models/tiny/tiny_4anim.x', clip: 'Walk', orient: { up: '-z', forward: '-y' } },
   { id: 'wuson', label: 'Wuson (3 clips)', url: 'models/wuson/Testwuson.X', clip: 'Wuson_Walk' },
   { id: 'zombie', label: 'Zombie (binary .x)', url: 'models/zombie/dbpro_zombie.x' },
   { id: 'dwarf', label: 'Dwarf (compressed .x, DXT1)', url: 'models/dwarf/Dwarf_MS.x' },

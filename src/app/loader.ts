@@ -1,5 +1,7 @@
 import { AnimPlayer } from '../anim/player.ts';
 import { LookAt } from '../anim/look-at.ts';
+import { orientScene } from '../model/orient.ts';
+import { addFootstepKeys } from './footstep-keys.ts';
 import { LoadError } from '../model/errors.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
 import { busiestBone, influencingBones } from '../render/view-data.ts';
@@ -77,11 +79,14 @@ export class ModelLoader {
         if (seq === this.seq) view.progress(`Parsing ${source.name}… (${size}) ${(ms / 1000).toFixed(1)} s`);
       });
       if (seq !== this.seq) return false;
-      const { scene } = parsed;
+      const builtin = findBuiltin(id);
+      // A built-in authored Z-up is stood upright as its sample program does (model/orient.ts).
+      const scene = builtin?.orient ? orientScene(parsed.scene, builtin.orient) : parsed.scene;
       this.lastParse = { name: source.name, bytes: byteCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
       const framing = animatedFraming(scene);
       const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length);
+      addFootstepKeys(player.controller, scene);
       view.progress(`Preparing ${source.name} for the GPU…`);
       gpu = await ModelGpu.create(host.gl, scene, source.companions, framing, warnings);
       for (const note of source.notes) if (!warnings.includes(note)) warnings.push(note);
@@ -89,7 +94,6 @@ export class ModelLoader {
         gpu.dispose();
         return false;
       }
-      const builtin = findBuiltin(id);
       const model: LoadedModel = {
         id,
         origin: builtin && source.origin === 'url' ? 'builtin' : source.origin,
