@@ -7,6 +7,7 @@ import { TextScanner } from '../text/scanner.ts';
 import { movedMeshes, readMeshTable, readMorphTargets, readMorphTracks, type MeshRange, type RawTarget } from './parse-m3d-morph.ts';
 import { DEFAULT_MATERIAL, readClip, readMaterial, SECTION } from './parse-m3d-records.ts';
 import { MARKER_CHUNK, readClipMarkers } from './m3d-markers.ts';
+import { BONE_NAMES_CHUNK, defaultBoneName, readBoneNames } from './m3d-bone-names.ts';
 
 /**
  * Frank Luna's .m3d text format (DirectX 11 and 12 books, seed 001 §23.4):
@@ -46,10 +47,14 @@ import { MARKER_CHUNK, readClipMarkers } from './m3d-markers.ts';
  *                       per (clip, target). A clip lasts until its last bone or morph key.
  *   ***ClipMarkers***   `#ClipMarkers N`, N × `Clip name #Markers: n { n × Time: t Name: word }`: a clip's
  *                       callback keys (m3d-markers.ts); the clip must exist; validateScene clamps and sorts.
+ *   ***BoneNames***     `#BoneNames B`, B × `BoneK: name`: the bones' names in file order (m3d-bone-names.ts),
+ *                       B the header's #Bones; one word each, unique. Without it bone K is named `BoneK`.
  *
  * Materials and clips are read by parse-m3d-records.ts, the skinlab extension sections (Meshes,
- * MorphTargets, MorphTracks) by parse-m3d-morph.ts, ClipMarkers by m3d-markers.ts; this file reads the header, vertices, triangles and
- * bones, splits the meshes and assembles the Scene.
+ * MorphTargets, MorphTracks) by parse-m3d-morph.ts, ClipMarkers by m3d-markers.ts, BoneNames by
+ * m3d-bone-names.ts; this file reads the header, vertices, triangles and bones, splits the meshes and
+ * assembles the Scene. Bone names are set in file order before validateScene reorders the skeleton (when
+ * parents come after children), so they move with their bones.
  */
 
 /** Smallest text a record can take, used to refuse counts the file cannot hold before allocating. */
@@ -182,7 +187,7 @@ export function parseM3d(text: string, fileName: string): Scene {
       if (p === b) s.error(`bone ${b} is its own parent`);
       parents[b] = p;
     }
-    names = Array.from({ length: boneCount }, (_, b) => `Bone${b}`);
+    names = Array.from({ length: boneCount }, (_, b) => defaultBoneName(b));
     restLocal = restFromInvBind(parents, invBind);
   } else {
     parents = new Int16Array([-1]);
@@ -210,10 +215,14 @@ export function parseM3d(text: string, fileName: string): Scene {
   if (nextSection() === 'MorphTargets') targets = readMorphTargets(s, vertexCount);
   if (nextSection() === 'MorphTracks') readMorphTracks(s, targets, clips);
   if (nextSection() === MARKER_CHUNK) readClipMarkers(s, clips);
+  if (nextSection() === BONE_NAMES_CHUNK) {
+    const named = readBoneNames(s, boneCount);
+    if (boneCount > 0) names = named;
+  }
   const late = nextSection();
-  if (late === 'Meshes' || late === 'MorphTargets' || late === 'MorphTracks' || late === MARKER_CHUNK) {
+  if (late === 'Meshes' || late === 'MorphTargets' || late === 'MorphTracks' || late === MARKER_CHUNK || late === BONE_NAMES_CHUNK) {
     s.next();
-    s.error(`the ${late} chunk is out of place: skinlab's chunks follow the standard sections in the order Meshes, MorphTargets, MorphTracks, ClipMarkers, each at most once`);
+    s.error(`the ${late} chunk is out of place: skinlab's chunks follow the standard sections in the order Meshes, MorphTargets, MorphTracks, ClipMarkers, BoneNames, each at most once`);
   }
 
   const trailing = s.peek();

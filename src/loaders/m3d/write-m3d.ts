@@ -1,6 +1,7 @@
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { mirrorMat4, mirrorQuat, mirrorTangent, mirrorVec3 } from '../../model/handedness.ts';
 import { clipMarkerLines } from './m3d-markers.ts';
+import { boneNameLines } from './m3d-bone-names.ts';
 import { MAX_INFLUENCES, TRS_STRIDE, type Channel, type Material, type Scene, type Subset } from '../../model/types.ts';
 
 /**
@@ -18,6 +19,7 @@ import { MAX_INFLUENCES, TRS_STRIDE, type Channel, type Material, type Scene, ty
  *   ***MorphTracks***   only when a written clip drives a target: `#MorphTracks N`, then per track
  *                       `MorphTrack clip target #Keyframes: n { n × Time: t Weight: w }`
  *   ***ClipMarkers***   only when a written clip has markers (m3d-markers.ts)
+ *   ***BoneNames***     only when some bone k is not named `Bone${k}` (m3d-bone-names.ts: one word each, unique)
  *
  * Several meshes are merged into the file's one vertex list and one triangle list, in scene order: mesh k's
  * vertex i is file vertex VertexStart_k + i. Morph vertex indices are file indices (so each target is one
@@ -208,7 +210,7 @@ export function writeM3d(scene: Scene): string {
   } else if (morphs.tracks > 0) {
     throw new Error('.m3d writes clips (and so morph tracks) only for skinned meshes; the scene has morph tracks but no skinned mesh');
   }
-  for (const l of clipMarkerLines(written, (c) => c.name.replace(/\s+/g, '_'), f)) line(l);
+  for (const l of [...clipMarkerLines(written, (c) => c.name.replace(/\s+/g, '_'), f), ...boneNameLines(scene.skeleton.names, boneCount)]) line(l);
   return out.join('\r\n') + '\r\n';
 }
 
