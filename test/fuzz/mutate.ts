@@ -283,7 +283,8 @@ const M3D_WORDS = ['***************m3d-File-Header***************', '***********
   '***************BoneHierarchy*****************', '***************AnimationClips****************', '***Meshes***', '***MorphTargets***', '***MorphTracks***',
   '#Materials', '#Vertices', '#Triangles', '#Bones', '#AnimationClips', '#Keyframes:', 'Position:', 'Tangent:', 'Normal:', 'Tex-Coords:',
   'BlendWeights:', 'BlendIndices:', 'BoneOffset0', 'ParentIndexOfBone0:', 'AnimationClip', 'Bone0', 'Time:', 'Pos:', 'Scale:', 'Quat:',
-  'SubsetID:', 'Diffuse:', 'Name:', '{', '}', 'Mesh', 'MorphTarget', 'MorphTrack', 'Kind:', 'Vertex:', 'dPos:', 'Weight:'];
+  'SubsetID:', 'Diffuse:', 'Name:', '{', '}', 'Mesh', 'MorphTarget', 'MorphTrack', 'Kind:', 'Vertex:', 'dPos:', 'Weight:',
+  '***ClipMarkers***', '#ClipMarkers', 'Clip', '#Markers:', '***BoneNames***', '#BoneNames', 'Bone0:', 'Bone1:'];
 
 /** A token replaced by a keyword of the format (another template, another section, a stray brace). */
 const keyword: Mutator = (s, r) => {
