@@ -41,7 +41,8 @@ emit('twist.m3d', () => writeM3d(generateTwist()));
 /**
  * Dawn's three detail levels take seconds each, so they are regenerated only when a source they are
  * made from changes: `dawn.stamp` holds a SHA-256 of those sources (every src/gen file, the .m3d
- * writer, the model types and this file) and the files are skipped while it matches and they exist.
+ * writer and the chunk modules it calls, the model types and this file) and the files are skipped while
+ * it matches and they exist.
  * The scene's meshes (body, head, hair, wings) stay separate meshes in the file through the .m3d
  * `Meshes` extension chunk (docs/m3d-morph-extension.md), with the morph targets and expression tracks.
  */
@@ -49,7 +50,7 @@ function sourcesHash(): string {
   const hash = createHash('sha256');
   const files = [
     ...readdirSync(join(root, 'src', 'gen')).filter((f) => f.endsWith('.ts')).sort().map((f) => join(root, 'src', 'gen', f)),
-    join(root, 'src', 'loaders', 'm3d', 'write-m3d.ts'),
+    ...['write-m3d.ts', 'm3d-markers.ts', 'm3d-bone-names.ts'].map((f) => join(root, 'src', 'loaders', 'm3d', f)),
     join(root, 'src', 'model', 'types.ts'),
     join(root, 'src', 'model', 'handedness.ts'),
     fileURLToPath(import.meta.url),
