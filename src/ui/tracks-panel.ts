@@ -140,6 +140,7 @@ export class TracksPanel {
       for (const ctl of this.perTrack[t]!) ctl.updateDisplay();
     }
     this.misc.priorityBlend = c.priorityBlend;
+    this.blendSpeedCtl?.enable(this.misc.blendSpace);
     this.misc.lookAt = this.app.state.lookAt > 0;
     if (this.app.state.lookAt > 0) this.misc.lookAtWeight = this.app.state.lookAt;
     for (const ctl of this.folder.controllers) ctl.updateDisplay();
