@@ -19,6 +19,7 @@ import {
   accumulateMorph,
   accumulatePose,
   additiveMorph,
+  claimPose,
   applyAdditive,
   fillMorphRest,
   fillRest,
@@ -85,19 +86,38 @@ export class PoseBlender {
     const nodes = tr.nodeCount;
     const targets = morph.length;
     this.totalsLow.fill(0);
-    this.morphTotalsLow.fill(0);
+    if (targets > 0) this.morphTotalsLow.fill(0);
     if (anyHigh) {
       this.totalsHigh.fill(0);
-      this.morphTotalsHigh.fill(0);
+      if (targets > 0) this.morphTotalsHigh.fill(0);
     }
     if (active > 0) {
+      let lowStarted = false;
+      let highStarted = false;
       for (let t = 0; t < tr.count; t++) {
         if (tr.enabled[t] === 0 || !(tr.weight[t] > 0) || tr.clip[t] < 0 || tr.additive[t] === 1) continue;
         const morphs = targets > 0 && tr.mask[t] === -1;
-        tr.sample(t, morphs);
-        mixWeight[0] = tr.weight[t];
         const high = tr.high[t] === 1;
-        accumulatePose(high ? this.highLocals : locals, high ? this.totalsHigh : this.totalsLow, tr.sampled[t], tr.contrib, t * nodes, nodes);
+        const acc = high ? this.highLocals : locals;
+        const totals = high ? this.totalsHigh : this.totalsLow;
+        mixWeight[0] = tr.weight[t];
+        if (high ? highStarted : lowStarted) {
+          tr.sample(t, morphs);
+          accumulatePose(acc, totals, tr.sampled[t], tr.contrib, t * nodes, nodes);
+        } else {
+          // The group's first track: every total is 0, so accumulatePose would copy the sample where the
+          // track contributes; sampling straight into the accumulator gives those very values.
+          const clip = tr.clips[tr.clip[t]];
+          sampleTime[0] = tr.time[t];
+          sampleClipAt(clip, tr.cursor(t), tr.skeleton.restLocal, acc);
+          if (morphs) {
+            sampleTime[0] = tr.time[t];
+            sampleMorphTracksAt(clip.morphTracks ?? NO_MORPH_TRACKS, tr.morphCursor(t), tr.sampledMorph[t]);
+          }
+          claimPose(totals, tr.contrib, t * nodes, nodes);
+          if (high) highStarted = true;
+          else lowStarted = true;
+        }
         if (morphs) {
           accumulateMorph(
             high ? this.morphHigh : morph,
