@@ -15,6 +15,7 @@
  *   buildPalette — into `skeletons[m].boneMatrices` (16 floats per slot, column-major).
  * - frame(dt): mixer.update(dt) + root.updateMatrixWorld() + Skeleton.update() per mesh: three's
  *   per-frame CPU animation path (what WebGLRenderer triggers for each SkinnedMesh).
+ * - buildThreeMultiPeer: the same rig with several actions at once (three's layering), for the tracks bench.
  * - Conversion allocates; frame() allocates what three.js allocates (nothing in steady state).
  */
 
@@ -46,7 +47,14 @@ export function toThreeClip(clip: Clip): THREE.AnimationClip {
   return new THREE.AnimationClip(clip.name, clip.duration, tracks);
 }
 
-export function buildThreePeer(scene: Scene, clipIndex = 0): ThreePeer {
+/** The bones, the root group and one Skeleton per mesh (see the contract); no clip yet. */
+export interface ThreeRig {
+  readonly root: THREE.Group;
+  readonly bones: readonly THREE.Bone[];
+  readonly skeletons: readonly THREE.Skeleton[];
+}
+
+export function buildThreeRig(scene: Scene): ThreeRig {
   const { parents, restLocal } = scene.skeleton;
   const root = new THREE.Group();
   const bones: THREE.Bone[] = [];
@@ -66,6 +74,11 @@ export function buildThreePeer(scene: Scene, clipIndex = 0): ThreePeer {
     const inverses = Array.from(mesh.bones, (_, k) => new THREE.Matrix4().fromArray(mesh.invBind, k * 16));
     return new THREE.Skeleton(slotBones, inverses);
   });
+  return { root, bones, skeletons };
+}
+
+export function buildThreePeer(scene: Scene, clipIndex = 0): ThreePeer {
+  const { root, bones, skeletons } = buildThreeRig(scene);
   const mixer = new THREE.AnimationMixer(root);
   const action = mixer.clipAction(toThreeClip(scene.clips[clipIndex]));
   action.setLoop(THREE.LoopRepeat, Infinity);
@@ -86,6 +99,56 @@ export function buildThreePeer(scene: Scene, clipIndex = 0): ThreePeer {
     },
     setTime(t: number): void {
       mixer.setTime(t);
+      update();
+    },
+  };
+}
+
+/** Several actions on one rig: three's layering (every action weighted into one average per property). */
+export interface ThreeMultiPeer extends ThreeRig {
+  readonly mixer: THREE.AnimationMixer;
+  /** One per entry of `layers`, in that order. */
+  readonly actions: readonly THREE.AnimationAction[];
+  /** mixer.update(dt) + updateMatrixWorld + Skeleton.update per mesh. */
+  frame(dt: number): void;
+  /** Puts action k at times[k] seconds (wrapped by the action's loop) and recomputes every bone matrix. */
+  setTimes(times: readonly number[]): void;
+}
+
+/**
+ * buildThreeMultiPeer(scene, layers): the rig of buildThreeRig with one looping action per layer (clip
+ * index, weight), played together: mixer.update accumulates them per property as PropertyMixer does (a
+ * running weighted average; a property no action animates keeps the bone's rest value). three has no bone
+ * masks: a layer that should touch part of the skeleton must use a clip with only that part's tracks.
+ */
+export function buildThreeMultiPeer(scene: Scene, layers: readonly { clip: number; weight: number }[]): ThreeMultiPeer {
+  const rig = buildThreeRig(scene);
+  const { root, skeletons } = rig;
+  const mixer = new THREE.AnimationMixer(root);
+  const actions = layers.map((l) => {
+    const a = mixer.clipAction(toThreeClip(scene.clips[l.clip]));
+    a.setLoop(THREE.LoopRepeat, Infinity);
+    a.setEffectiveWeight(l.weight);
+    a.play();
+    return a;
+  });
+  const update = (): void => {
+    root.updateMatrixWorld();
+    for (let m = 0; m < skeletons.length; m++) skeletons[m].update();
+  };
+  return {
+    ...rig,
+    mixer,
+    actions,
+    frame(dt: number): void {
+      mixer.update(dt);
+      update();
+    },
+    setTimes(times: readonly number[]): void {
+      actions.forEach((a, k) => {
+        a.time = times[k] ?? 0;
+      });
+      mixer.update(0);
       update();
     },
   };

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick] [-- --only cpu,alloc,load,browser]`: the performance suite (CONTRACT §1, §4).
  *
- * Parts: cpu (anim-bench: CPU animation vs three.js; wander-bench: the wander crowd per instance), alloc (alloc-bench: GCs and heap growth over 100k
+ * Parts: cpu (anim-bench: CPU animation vs three.js; tracks-bench: two layered controller tracks vs three.js's
+ * AnimationMixer with two actions; wander-bench: the wander crowd per instance), alloc (alloc-bench: GCs and heap growth over 100k
  * frames), load (load-bench: loaders vs assimpjs), browser (src/bench/browser.ts when present: its
  * runBrowserBench({ quick }) is imported dynamically; a missing module or a throw is reported and skipped).
  * Prints a table and writes bench-results.json (an array of Metric) in the project root. Run from the
@@ -14,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runAllocBench } from '../bench/alloc-bench.ts';
 import { runAnimBench } from '../bench/anim-bench.ts';
 import { runLoadBench } from '../bench/load-bench.ts';
+import { runTracksBench } from '../bench/tracks-bench.ts';
 import { runWanderBench } from '../bench/wander-bench.ts';
 import type { Metric } from '../bench/metric.ts';
 
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
     metrics.push(...(await fn()));
     console.log(`== ${part}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   };
-  await timed('cpu', () => [...runAnimBench({ quick, log }), ...runWanderBench({ quick, log })]);
+  await timed('cpu', () => [...runAnimBench({ quick, log }), ...runTracksBench({ quick, log }), ...runWanderBench({ quick, log })]);
   await timed('alloc', () => runAllocBench({ quick, log }));
   await timed('load', () => runLoadBench({ quick, log }));
   await timed('browser', () => runBrowser(quick));
