@@ -10,7 +10,7 @@ import { openApp, pixelDifference, watchConsole } from './helpers.ts';
  */
 
 const BASE = '?model=default&t=0.5&gui=0&grid=0';
-/** The Walker's skeleton order is the generator's bone list (m3d keeps the order, not the names). */
+/** The Walker's skeleton order is the generator's bone list (the .m3d file keeps both: its BoneNames chunk). */
 const BONES = humanoidBones().map((b) => b.name);
 const boneIndex = (name: string): number => {
   const i = BONES.indexOf(name);

@@ -195,7 +195,7 @@ describe('LookAt.find', () => {
     expect(eye).toBeLessThanOrEqual(90 + 0.5);
   });
 
-  it('returns null for a skeleton without a head (names an .m3d file does not keep)', () => {
+  it('returns null for a skeleton without a head (numbered names, as a plain .m3d file without a BoneNames chunk gives)', () => {
     const s = humanoidRig().skeleton;
     expect(LookAt.find({ ...s, names: s.names.map((_, i) => `Bone${i}`) })).toBeNull();
   });

@@ -21,7 +21,7 @@ const ALLOWED_LONG: Record<string, string> = {
   'src/loaders/x/read-text.ts':
     'one tokenizer and recursive-descent reader (TextReader, 384 lines) over a single byte cursor; splitting would spread one state machine across files',
   'src/loaders/m3d/write-m3d.ts':
-    "one writer, 5 lines over; its helpers (flatten, nodeOffsets, checkMorphs) exist only for writeM3d's output and its stated requirements",
+    "one writer, 10 lines over (the extension chunks' own writers live in m3d-markers.ts and m3d-bone-names.ts); its helpers (flatten, nodeOffsets, checkMorphs) exist only for writeM3d's output and its stated requirements",
 };
 
 function tsFiles(dir: string): string[] {
