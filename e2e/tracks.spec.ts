@@ -134,7 +134,7 @@ test('tiny4: a wander crowd of 50 walks about with its own controllers, one draw
   expect(con.errors).toEqual([]);
 });
 
-test('look-at: the head turns towards the camera, and to the other side when the camera moves there', async ({ page }) => {
+test('look-at: the head turns towards the camera, about half as far at weight 0.5', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, '?gui=0&grid=0&clip=idle&t=0.5&camera=50,5,2.4');
   const chain = (await page.evaluate(() => window.skinlab.info().lookAtChain)) as string[];
