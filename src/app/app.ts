@@ -115,8 +115,9 @@ export class App implements AppContext {
     const state = this.state;
     const before = { clip: state.clip, camera: state.camera, crowd: state.crowd };
     const errors = applyParams(state, params);
-    // A clip asked for alone leaves tracks mode: that clip plays on one track.
-    if (params.clip !== undefined && params.tracks === undefined) state.tracks = '';
+    // A clip asked for alone leaves tracks mode: that clip plays on one track. Tracks name a model's clips
+    // and bones, so another model starts without them unless the same call gives them.
+    if (params.tracks === undefined && (params.clip !== undefined || (params.model !== undefined && state.model !== this.current?.id))) state.tracks = '';
     const askedPalette = params.palette !== undefined ? state.palette : null;
     if (!findTechnique(state.technique)) {
       errors.push(`technique=${state.technique}: not available in this build (available: ${TECHNIQUES.map((t) => t.id).join(', ')})`);
