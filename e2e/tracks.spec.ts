@@ -86,6 +86,10 @@ test('tiny4: Walk with Wave on a high-priority track waves on a walking figure',
   const link = await page.evaluate(() => window.skinlab.link());
   expect(decodeURIComponent(new URL(link.url).search)).toContain('tracks=Walk,Wave!');
   expect(pixelDifference(both, await shot(page))).toBe(0);
+  // Another model starts on its own clip: the tracks named tiny4's clips.
+  await page.evaluate(() => window.skinlab.set({ model: 'tiny' }));
+  const tiny = await page.evaluate(() => window.skinlab.info());
+  expect([tiny.tracksSpec, (tiny.tracks as unknown[]).length, await page.evaluate(() => document.documentElement.dataset.state)]).toEqual(['', 1, 'ready']);
   expect(con.errors).toEqual([]);
 });
 
