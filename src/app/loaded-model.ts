@@ -1,5 +1,6 @@
 import type { AnimPlayer } from '../anim/player.ts';
 import type { LookAt } from '../anim/look-at.ts';
+import type { PaletteSet } from '../anim/palette-set.ts';
 import type { Scene } from '../model/types.ts';
 import type { ModelGpu } from '../render/model-gpu.ts';
 import type { Framing } from './framing.ts';
@@ -20,6 +21,8 @@ export interface LoadedModel {
   readonly label: string;
   readonly scene: Scene;
   readonly player: AnimPlayer;
+  /** The player's palettes, one per distinct skin (built at load with the player); the renderer updates it once per frame. */
+  readonly palettes: PaletteSet;
   readonly gpu: ModelGpu;
   readonly framing: Framing;
   readonly warnings: readonly string[];

@@ -1,5 +1,6 @@
 import { AnimPlayer } from '../anim/player.ts';
 import { LookAt } from '../anim/look-at.ts';
+import { PaletteSet } from '../anim/palette-set.ts';
 import { orientScene } from '../model/orient.ts';
 import { addFootstepKeys } from './footstep-keys.ts';
 import { LoadError } from '../model/errors.ts';
@@ -101,6 +102,7 @@ export class ModelLoader {
         label,
         scene,
         player,
+        palettes: new PaletteSet(scene.meshes),
         gpu,
         framing,
         warnings,

@@ -1,3 +1,4 @@
+import { PaletteSet } from '../anim/palette-set.ts';
 import { AnimPlayer } from '../anim/player.ts';
 import { WanderCrowd } from '../anim/wander.ts';
 import { CrowdPalette } from '../gpu/crowd-palette.ts';
@@ -17,7 +18,9 @@ import { crowdTime } from './crowd-layout.ts';
  * agents (allocating only when N outgrows the crowd).
  *
  * Palette layout inside an instance block: mesh m's palette (mesh.bones order, as buildPalette writes it)
- * starts at slot meshBase[m]; slotsPerInstance = Σ max(1, bones). pose() allocates nothing once reserve()
+ * starts at slot meshBase[m]; slotsPerInstance = Σ max(1, bones). An instance's palettes are computed once
+ * per distinct skin (PaletteSet: Dawn's 4 meshes share one) and copied to each mesh's slots, bit for bit
+ * what writePalette would write. pose() allocates nothing once reserve()
  * has sized the texture; dispose() releases the texture.
  */
 export class CrowdModel {
@@ -25,6 +28,8 @@ export class CrowdModel {
   readonly slotsPerInstance: number;
   readonly palette: CrowdPalette;
   private readonly player: AnimPlayer;
+  /** One palette per distinct skin of the scene's meshes, reused for every instance. */
+  private readonly palettes: PaletteSet;
   private wander: WanderCrowd | null = null;
   /** [0] the app player's time at the last wander frame, [1] its clip (-2: none yet), [2] spacing, [3] floor, [4] step µs. */
   private readonly wanderClock = Float64Array.of(0, -2, 0, 0, 0);
@@ -43,6 +48,7 @@ export class CrowdModel {
     this.slotsPerInstance = slots;
     this.palette = new CrowdPalette(gl, slots, maxTextureSize);
     this.player = new AnimPlayer(scene.skeleton, scene.clips);
+    this.palettes = new PaletteSet(scene.meshes);
   }
 
   /** Instances this device can hold (texture height limit), at most `wanted`. */
@@ -67,14 +73,15 @@ export class CrowdModel {
     if (clip >= 0 && p.clipIndex !== clip) p.play(clip, 0);
     const duration = main.duration;
     const t = main.time;
+    const set = this.palettes;
     for (let i = 0; i < count; i++) {
-      let source: PoseSource = main;
+      let source: PoseSource = set;
       if (fixed) source = fixed;
       else if (i > 0) {
         p.setTime(crowdTime(i, t, duration));
         p.evaluate();
-        source = p;
-      }
+        set.update(p.model);
+      } else set.update(main.model);
       for (let m = 0; m < meshes.length; m++) source.writePalette(meshes[m]!, data, (i * slots + base[m]!) * 16);
     }
   }

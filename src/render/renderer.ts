@@ -1,3 +1,4 @@
+import { PaletteSet } from '../anim/palette-set.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { ProgramCache } from '../gpu/programs.ts';
 import { MAX_INFLUENCES } from '../model/types.ts';
@@ -19,7 +20,8 @@ import { surfaceView } from './views.ts';
 
 /**
  * Draws one model per frame: updates the technique's state for the pose (palettes, CPU skinning, morph
- * inputs), then hands the picture to the passes — SurfacePass (floor, surfaces, wireframe), the diff
+ * inputs) — the pose's palettes computed once per distinct skin (PaletteSet.update after the player's
+ * evaluate; the techniques copy them: Dawn's 4 meshes share one skin) — then hands the picture to the passes — SurfacePass (floor, surfaces, wireframe), the diff
  * view's two-target composite, LinesPass's skeleton overlay, or CrowdPass in crowd mode. Owns the
  * context-wide resources (program cache, shared uniforms and white texture, the passes, the diff targets);
  * dispose() deletes them all. Per-frame work reuses its objects: no allocation in render().
@@ -41,6 +43,8 @@ export class Renderer {
   private diff: DiffView | null = null;
   private readonly diffSchedule = new DiffSchedule(DIFF_SIGNATURE);
   private readonly diffSignature = new Float64Array(DIFF_SIGNATURE);
+  /** The palettes of the model drawn when the caller passes none to render() (built when the model changes). */
+  private paletteSet: PaletteSet | null = null;
   /** Technique options of the frame being drawn (reused object). */
   private readonly techniqueOptions = { influences: 4, palette: 12 };
 
@@ -82,7 +86,13 @@ export class Renderer {
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
   }
 
-  render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures): void {
+  /**
+   * Draws `model` in `player`'s pose (evaluated). `palettes`: the model's PaletteSet (LoadedModel.palettes,
+   * built at load with the player); without it the renderer keeps its own for the model drawn. It is
+   * updated here, once per frame, from player.model, and is what the techniques read (every technique's
+   * palette equals player.writePalette's bit for bit).
+   */
+  render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures, palettes: PaletteSet | null = null): void {
     this.variants.forgetOthers(model);
     if (opts.crowd > 1) {
       this.diffSchedule.reset();
@@ -100,7 +110,12 @@ export class Renderer {
     const fu = this.uniforms.frame;
     fu.u_viewProj = camera.viewProj;
     fu.u_cameraPos = camera.position;
-    const pose: PoseSource = opts.bindPose ? model.bindPose : player;
+    let pose: PoseSource = model.bindPose;
+    if (!opts.bindPose) {
+      const set = palettes ?? this.ownPalettes(model);
+      set.update(player.model);
+      pose = set;
+    }
 
     // One-time work (a first compile, a technique's mesh state, morph storage) is timed apart from the frame's.
     const technique = opts.technique;
@@ -192,6 +207,13 @@ export class Renderer {
   readbackSkin(model: ModelGpu, player: AnimPlayer, technique: Technique, influences: number, palette: number, morphs: MorphPath = 'slots'): SkinReadback[] {
     const tmeshes = this.techniqueMeshes(model, technique, influences, palette);
     return readbackSkin(this.gl, this.programs, this.variants, this.uniforms, model, tmeshes, player, technique, influences, palette, morphs);
+  }
+
+  /** The renderer's own PaletteSet for `model`'s meshes, made again only when the model changes. */
+  private ownPalettes(model: ModelGpu): PaletteSet {
+    const meshes = model.scene.meshes;
+    if (this.paletteSet === null || this.paletteSet.meshes !== meshes) this.paletteSet = new PaletteSet(meshes);
+    return this.paletteSet;
   }
 
   /** Frees crowd mode's palette texture (rebuilt on the next crowd frame). */

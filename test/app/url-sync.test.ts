@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PaletteSet } from '../../src/anim/palette-set.ts';
 import { AnimPlayer } from '../../src/anim/player.ts';
 import { linkQuery } from '../../src/app/url-sync.ts';
 import type { LoadedModel } from '../../src/app/loaded-model.ts';
@@ -20,6 +21,7 @@ function tiny(origin: LoadedModel['origin'] = 'builtin'): LoadedModel {
     label: 'Tiny',
     scene,
     player: new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length),
+    palettes: new PaletteSet(scene.meshes),
     gpu: null as never,
     framing: { min: [0, 0, 0], max: [1, 1, 1], centre: [0.5, 0.5, 0.5], radius: 1, floorY: 0 },
     warnings: [],
