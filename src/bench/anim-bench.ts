@@ -1,6 +1,7 @@
 /**
  * CPU animation benchmark (issue item 1): per frame, AnimPlayer.advance + evaluate (sampleClip +
- * localToModel) + writePalette for every mesh of the model — the code the page runs — against the
+ * localToModel) + PaletteSet.write (one buildPalette per distinct skin, copied into every mesh's palette:
+ * what the page's renderer does, Dawn's 4 meshes sharing one skin) — the code the page runs — against the
  * three.js peer (three-peer.ts: AnimationMixer.update + updateMatrixWorld + Skeleton.update per mesh) on
  * the same skeleton, keyframes and inverse binds, in the same process, interleaved.
  *
@@ -10,6 +11,7 @@
  */
 
 import { existsSync, readFileSync } from 'node:fs';
+import { PaletteSet } from '../anim/palette-set.ts';
 import { AnimPlayer } from '../anim/player.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import type { Scene } from '../model/types.ts';
@@ -35,10 +37,14 @@ const DT = 1 / 60;
 export interface AnimCase {
   readonly scene: Scene;
   readonly player: AnimPlayer;
+  /** The model's palettes, one per distinct skin. */
+  readonly set: PaletteSet;
   /** One palette per mesh, 16 floats per slot. */
   readonly palettes: readonly Float32Array[];
+  /** Where each mesh's palette starts in palettes[m] (0): passed to set.write. */
+  readonly offsets: Int32Array;
   readonly peer: ThreePeer;
-  /** One frame of ours: advance + evaluate + writePalette per mesh. */
+  /** One frame of ours: advance + evaluate + PaletteSet.write. */
   readonly ours: () => void;
   /** One frame of three.js. */
   readonly three: () => void;
@@ -48,14 +54,16 @@ export function prepareAnimCase(scene: Scene, clipIndex = 0): AnimCase {
   const player = new AnimPlayer(scene.skeleton, scene.clips);
   player.play(clipIndex);
   const meshes = scene.meshes;
+  const set = new PaletteSet(meshes);
   const palettes = meshes.map((m) => new Float32Array(m.bones.length * 16));
+  const offsets = new Int32Array(meshes.length);
   const peer = buildThreePeer(scene, clipIndex);
   const ours = (): void => {
     player.advance(DT);
     player.evaluate();
-    for (let m = 0; m < meshes.length; m++) player.writePalette(meshes[m], palettes[m]);
+    set.write(player.model, palettes, offsets);
   };
-  return { scene, player, palettes, peer, ours, three: () => peer.frame(DT) };
+  return { scene, player, set, palettes, offsets, peer, ours, three: () => peer.frame(DT) };
 }
 
 /**
@@ -68,8 +76,8 @@ export function paletteDiff(c: AnimCase, times: readonly number[]): number {
     c.player.setTime(t);
     c.player.evaluate();
     c.peer.setTime(t);
+    c.set.write(c.player.model, c.palettes, c.offsets);
     for (let m = 0; m < c.scene.meshes.length; m++) {
-      c.player.writePalette(c.scene.meshes[m], c.palettes[m]);
       const a = c.palettes[m];
       const b = c.peer.skeletons[m].boneMatrices!;
       for (let i = 0; i < a.length; i++) {
@@ -118,7 +126,7 @@ export function runAnimBench(opts: AnimBenchOptions): Metric[] {
     const slots = scene.meshes.reduce((s, m) => s + m.bones.length, 0);
     const what = `${nodes} nodes, ${scene.meshes.length} mesh(es), ${slots} palette slots, clip "${scene.clips[0].name}"; median of ${blocks} blocks of ${perBlock} frames at dt 1/60 s`;
     out.push(
-      { name: `anim_${model.id}_us`, value: ours, unit: 'us', note: `ours: AnimPlayer advance + evaluate (sample + local-to-model) + writePalette per mesh; ${what}` },
+      { name: `anim_${model.id}_us`, value: ours, unit: 'us', note: `ours: AnimPlayer advance + evaluate (sample + local-to-model) + PaletteSet.write (${c.set.skinCount} distinct skin(s) built, copied to each mesh: the page's path); ${what}` },
       { name: `anim_${model.id}_threejs_us`, value: three, unit: 'us', note: `three.js ${'0.187'}: AnimationMixer.update + updateMatrixWorld + Skeleton.update per mesh; ${what}` },
       { name: `anim_${model.id}_ratio_vs_threejs`, value: three / ours, unit: 'x', note: 'three.js µs / ours µs, same run, interleaved' },
       { name: `anim_${model.id}_palette_diff_vs_threejs`, value: diff, unit: 'rel', note: 'largest |ours − three.js| palette float / max(1, |value|) at 5 clip times (fairness check)' },

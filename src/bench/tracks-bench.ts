@@ -40,6 +40,8 @@ export interface TracksCase {
   readonly set: PaletteSet;
   /** One palette per mesh, 16 floats per slot. */
   readonly palettes: readonly Float32Array[];
+  /** Where each mesh's palette starts in palettes[m] (0): passed to set.write. */
+  readonly offsets: Int32Array;
   readonly peer: ThreeMultiPeer;
   /** One frame of ours: advance + evaluate + PaletteSet.write. */
   readonly ours: () => void;
@@ -63,6 +65,7 @@ export function prepareTracksCase(scene: Scene): TracksCase {
   const meshes = scene.meshes;
   const set = new PaletteSet(meshes);
   const palettes = meshes.map((m) => new Float32Array(m.bones.length * 16));
+  const offsets = new Int32Array(meshes.length);
   const peer = buildThreeMultiPeer(scene, [
     { clip: walk, weight: 1 },
     { clip: wave, weight: 1 },
@@ -70,9 +73,9 @@ export function prepareTracksCase(scene: Scene): TracksCase {
   const ours = (): void => {
     player.advance(DT);
     player.evaluate();
-    set.write(player.model, palettes);
+    set.write(player.model, palettes, offsets);
   };
-  return { scene, player, set, palettes, peer, ours, three: () => peer.frame(DT) };
+  return { scene, player, set, palettes, offsets, peer, ours, three: () => peer.frame(DT) };
 }
 
 /** 1 for every node in `root`'s subtree (parents before children). */
@@ -107,7 +110,7 @@ export function tracksPaletteDiff(c: TracksCase, times: readonly (readonly [numb
     for (const blend of [0.5, 1]) {
       ctl.priorityBlend = blend;
       ctl.evaluate();
-      c.set.write(ctl.model, c.palettes);
+      c.set.write(ctl.model, c.palettes, c.offsets);
       for (let m = 0; m < c.scene.meshes.length; m++) {
         const bones = c.scene.meshes[m].bones;
         const a = c.palettes[m];
