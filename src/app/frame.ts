@@ -104,7 +104,7 @@ export class FrameDrawer {
     o.crowd = s.crowd;
     player.morphTracksEnabled = s.morphTrack;
     const f = this.figures;
-    this.ctx.renderer.render(model.gpu, player, camera, o, f);
+    this.ctx.renderer.render(model.gpu, player, camera, o, f, model.palettes);
     // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
     cpuUs += f.crowdPoseUs;
     this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? this.crowd.label : o.technique.id, s.view, s.bone);
