@@ -9,6 +9,9 @@ import { measureAllocation } from '../alloc-harness.ts';
 import { localToModel } from '../../src/anim/local-to-model.ts';
 import { LookAt } from '../../src/anim/look-at.ts';
 import { humanoidRig } from '../../src/gen/humanoid-body.ts';
+import { readFileSync } from 'node:fs';
+import { AnimController } from '../../src/anim/controller/controller.ts';
+import { loadModel } from '../../src/loaders/load-model.ts';
 
 const CALLS = 20_000;
 const skeleton = humanoidRig().skeleton;
@@ -35,3 +38,21 @@ function control(i: number): void {
 
 measureAllocation('control', CALLS, control);
 measureAllocation('look-at', CALLS, frame);
+
+// The MultiAnimation Tiny walking (file orientation: up −Z) through the controller, look-at as its post-process,
+// a target sweeping round the head: the chain with pinned clavicles under the neck.
+const tiny = loadModel('tiny_4anim.x', new Uint8Array(readFileSync('public/models/tiny/tiny_4anim.x')));
+const controller = new AnimController(tiny.skeleton, tiny.clips);
+controller.setTrackClip(0, tiny.clips.findIndex((c) => c.name === 'Walk'));
+controller.setTrackEnable(0, true);
+const tinyLook = LookAt.find(tiny.skeleton)!;
+controller.postProcess = tinyLook;
+function tinyFrame(i: number): void {
+  controller.advance(1 / 60);
+  angle[0] = (i % 360) * (Math.PI / 180);
+  tinyLook.target[0] = 300 * Math.sin(angle[0]);
+  tinyLook.target[1] = 300 * Math.cos(angle[0]);
+  tinyLook.target[2] = -450 + 60 * Math.cos(angle[0] * 3);
+  controller.evaluate();
+}
+measureAllocation('look-at-tiny-walk', CALLS, tinyFrame);

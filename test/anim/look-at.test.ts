@@ -229,5 +229,8 @@ describe('LookAt allocation', () => {
     const sections = allocationOfProbe(fileURLToPath(new URL('./look-at-alloc-probe.ts', import.meta.url)));
     expect(sections.get('control')?.bytesPerCall, describeAllocation('control', sections.get('control'))).toBeGreaterThanOrEqual(16);
     expect(sections.get('look-at')?.bytesPerCall, describeAllocation('look-at', sections.get('look-at'))).toBeLessThan(NO_ALLOCATION_BYTES_PER_CALL);
+    // A whole frame of the walking MultiAnimation Tiny through the controller, look-at as its post-process.
+    const tiny = sections.get('look-at-tiny-walk');
+    expect(tiny?.bytesPerCall, describeAllocation('look-at-tiny-walk', tiny)).toBeLessThan(NO_ALLOCATION_BYTES_PER_CALL);
   }, 120_000);
 });
