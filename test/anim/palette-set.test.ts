@@ -44,8 +44,13 @@ describe('PaletteSet', () => {
     const set = new PaletteSet(meshes);
     expect(set.skinCount).toBe(3);
     expect(Array.from(set.skinOf)).toEqual([0, 0, 1, 2]);
+    expect(() => set.paletteOf(2)).toThrow(/update\(model\) has not run/);
+    const model = posedModel(1);
+    set.update(model);
     expect(set.paletteOf(1)).toBe(set.paletteOf(0));
     expect(set.paletteOf(2)).not.toBe(set.paletteOf(0));
+    // An unshared skin is built on request, equal to buildPalette.
+    expect(Array.from(set.paletteOf(2))).toEqual(Array.from(direct(model, meshes[2]!)));
   });
 
   it('writes every mesh the palette buildPalette gives it, bit for bit, at each offset, frame after frame', () => {
