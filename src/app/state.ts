@@ -57,7 +57,7 @@ export interface AppState {
    */
   crowd: number;
   /**
-   * Animation-controller tracks (CONTRACT `tracks`), `CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!],...` in the
+   * Animation-controller tracks (CONTRACT `tracks`), `CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],...` in the
    * canonical form formatTracksSpec writes; '' = one track playing `clip`. Clip and bone names are checked
    * against the loaded model by the app (app/tracks-state.ts).
    */
@@ -271,7 +271,7 @@ export function applyParams(state: AppState, params: Record<string, string | num
       }
       case 'tracks': {
         const { specs, errors: why } = parseTracksSpec(value);
-        if (why.length > 0) bad(key, raw, `expected CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!],… (${why.join('; ')})`);
+        if (why.length > 0) bad(key, raw, `expected CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],… (${why.join('; ')})`);
         else state.tracks = formatTracksSpec(specs);
         break;
       }

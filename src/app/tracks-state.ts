@@ -1,5 +1,5 @@
 import type { AnimController } from '../anim/controller/controller.ts';
-import { applyTracksSpec, formatTracksSpec, parseTracksSpec, type TrackSpec } from '../anim/controller/track-spec.ts';
+import { applyTracksSpec, defaultPriority, formatTracksSpec, parseTracksSpec, type TrackSpec } from '../anim/controller/track-spec.ts';
 import type { LoadedModel } from './loaded-model.ts';
 import type { AppState } from './state.ts';
 
@@ -48,8 +48,8 @@ export function tracksOf(c: AnimController, model: LoadedModel): TrackSpec[] {
       speed: round(c.trackSpeed(t)),
       bone,
       additive: c.trackAdditive(t),
-      // Written only where it differs from the default the parser gives (high when masked).
-      priority: priority === (bone !== null ? 'high' : 'low') ? null : priority,
+      // Written only where it differs from the default (high for a masked track or a partial clip).
+      priority: priority === defaultPriority(c, clip, mask) ? null : priority,
     });
   }
   return out;

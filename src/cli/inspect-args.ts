@@ -20,8 +20,8 @@ export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX 
                      and print each pose's bounds; the list ends at the next option or at FILE
   --clip NAME|INDEX  the clip --t samples (default: the first)
   --tracks SPEC      pose with several animation-controller tracks instead of one clip, in the page's
-                     \`tracks\` syntax: CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!],...
-                     (e.g. "Walk,Wave!"); each track's time is t x its speed`;
+                     \`tracks\` syntax: CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],...
+                     (e.g. "Walk,Wave"); each track's time is t x its speed`;
 
 const USAGE_LINE = INSPECT_USAGE.split('\n')[0]!;
 
@@ -79,7 +79,7 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
       i++;
     } else if (a === '--tracks') {
       const v = argv[i + 1];
-      if (v === undefined || isOption(v)) throw new UsageError('--tracks needs a track list, e.g. Walk,Wave!');
+      if (v === undefined || isOption(v)) throw new UsageError('--tracks needs a track list, e.g. Walk,Wave');
       o.tracks = v;
       i++;
     } else if (a === '--t') {

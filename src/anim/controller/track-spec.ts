@@ -3,14 +3,16 @@
  * applied to an AnimController.
  *
  * Grammar (comma-separated items, whitespace around an item ignored):
- *   CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!]
+ *   CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low]
  * - CLIP: a clip name (may contain spaces and dashes, not ':', '@', ',') or a 0-based clip index.
  * - WEIGHT, SPEED: finite numbers, default 1.
  * - @BONE: mask the track to that skeleton node's subtree (a node name).
  * - ~additive: an additive track (see mixer.ts).
- * - !: high priority. Without it the priority is left to the default: high when masked (@BONE), else low.
+ * - !: high priority; !low: low priority. Without either the priority is left to the default
+ *   (defaultPriority): high for a layer — a masked track (@BONE), or a clip that animates fewer than half as
+ *   many frames as the model's fullest clip (tiny_4anim's Wave: 12 of 46, made to be layered) — else low.
  * parseTracksSpec keeps the items it could read and reports the others, each error naming the bad word.
- * formatTracksSpec writes the canonical form (defaults omitted: ':1' weights, ':1' speeds, 'low' priority),
+ * formatTracksSpec writes the canonical form (defaults omitted: ':1' weights, ':1' speeds, a null priority),
  * so parseTracksSpec(formatTracksSpec(specs)).specs equals specs for any parsed specs.
  * applyTracksSpec resolves names against the controller (clip by name, else by index; bone by skeleton
  * name), sets tracks 0..n-1 (clip, weight, speed, mask, additive, priority, no sync, looping, position 0,
@@ -55,7 +57,10 @@ export function parseTracksSpec(text: string): { specs: TrackSpec[]; errors: str
     let priority: Priority | null = null;
     let additive = false;
     for (;;) {
-      if (rest.endsWith('!')) {
+      if (rest.endsWith('!low')) {
+        priority = 'low';
+        rest = rest.slice(0, -4).trimEnd();
+      } else if (rest.endsWith('!')) {
         priority = 'high';
         rest = rest.slice(0, -1).trimEnd();
       } else if (rest.endsWith(ADDITIVE)) {
@@ -104,9 +109,23 @@ export function formatTracksSpec(specs: readonly TrackSpec[]): string {
       if (s.bone !== null) out += `@${s.bone}`;
       if (s.additive) out += ADDITIVE;
       if (s.priority === 'high') out += '!';
+      else if (s.priority === 'low') out += '!low';
       return out;
     })
     .join(',');
+}
+
+/**
+ * The priority a track gets when its spec names none: high for a layer — masked to a subtree (mask ≥ 0), or
+ * a clip that animates fewer than half as many frames as the model's fullest clip — else low.
+ */
+export function defaultPriority(c: AnimController, clip: number, mask: number): Priority {
+  if (mask >= 0) return 'high';
+  const clips = c.clips;
+  if (clip < 0 || clip >= clips.length) return 'low';
+  let fullest = 0;
+  for (const x of clips) fullest = Math.max(fullest, x.tracks.length);
+  return clips[clip]!.tracks.length * 2 < fullest ? 'high' : 'low';
 }
 
 export function applyTracksSpec(c: AnimController, specs: readonly TrackSpec[]): string[] {
@@ -140,7 +159,7 @@ export function applyTracksSpec(c: AnimController, specs: readonly TrackSpec[]):
     c.setTrackSpeed(t, s.speed);
     c.setTrackMask(t, mask);
     c.setTrackAdditive(t, s.additive);
-    c.setTrackPriority(t, s.priority ?? (mask >= 0 ? 'high' : 'low'));
+    c.setTrackPriority(t, s.priority ?? defaultPriority(c, clip, mask));
     c.setTrackSync(t, -1);
     c.setTrackLoop(t, true);
     c.setTrackPosition(t, 0);

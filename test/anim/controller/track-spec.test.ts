@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnimController } from '../../../src/anim/controller/controller.ts';
-import { applyTracksSpec, formatTracksSpec, parseTracksSpec, type TrackSpec } from '../../../src/anim/controller/track-spec.ts';
+import { applyTracksSpec, defaultPriority, formatTracksSpec, parseTracksSpec, type TrackSpec } from '../../../src/anim/controller/track-spec.ts';
 import { channel, makeClip, makeSkeleton, track } from '../fixtures.ts';
 
 const spec = (s: Partial<TrackSpec> & { clip: string }): TrackSpec => ({ weight: 1, speed: 1, bone: null, additive: false, priority: null, ...s });
@@ -24,6 +24,12 @@ describe('parseTracksSpec / formatTracksSpec', () => {
     expect(canonical).toBe('Walk,Wave@Bip01_R_Clavicle,Run-fast left:0.5:-2~additive!,Jog:0.3,Hop:1:2');
     expect(parseTracksSpec(canonical)).toEqual({ specs, errors: [] });
     expect(parseTracksSpec('')).toEqual({ specs: [], errors: [] });
+  });
+
+  it('!low forces a low priority, and round-trips', () => {
+    const { specs } = parseTracksSpec('Wave!low,Walk@hip!low,Jog!');
+    expect(specs.map((x) => x.priority)).toEqual(['low', 'low', 'high']);
+    expect(formatTracksSpec(specs)).toBe('Wave!low,Walk@hip!low,Jog!');
   });
 
   it('reports each bad item naming the bad word, keeping the good ones', () => {
@@ -56,6 +62,19 @@ describe('applyTracksSpec', () => {
     expect([c.trackWeight(1), c.trackSpeed(1), c.trackMask(1), c.trackPriority(1)]).toEqual([0.5, 2, 1, 'high']);
     expect([c.trackPriority(0), c.trackAdditive(2), c.trackPriority(2), c.trackTime(1)]).toEqual(['low', true, 'high', 0]);
     expect(c.pendingEvents).toBe(0);
+  });
+
+  it('a clip that animates under half the frames of the fullest clip is a layer: high priority by default', () => {
+    const wide = makeSkeleton([-1, 0, 1, 2, 3], [{}, {}, {}, {}, {}]);
+    const key = (n: number) => track(n, { translation: channel([0], [n, 0, 0]) });
+    const body = makeClip('Walk', 1, [0, 1, 2, 3, 4].map(key));
+    const arm = makeClip('Wave', 1, [key(4), key(3)]);
+    const half = makeClip('Half', 1, [key(4), key(3), key(2)]);
+    const c = new AnimController(wide, [body, arm, half], { tracks: 4 });
+    expect(applyTracksSpec(c, parseTracksSpec('Walk,Wave,Half,Wave!low').specs)).toEqual([]);
+    expect([0, 1, 2, 3].map((t) => c.trackPriority(t))).toEqual(['low', 'high', 'low', 'low']);
+    expect(defaultPriority(c, 1, -1)).toBe('high');
+    expect(defaultPriority(c, 0, 2)).toBe('high');
   });
 
   it('errors name the bad word and list the valid ones', () => {
