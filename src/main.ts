@@ -44,6 +44,11 @@ declare global {
        * false for a model opened from a file, which the link cannot carry.
        */
       link(): { url: string; linkable: boolean };
+      /**
+       * Adds a callback key (clip marker) to the current model's controller: clip name or index, time in
+       * seconds of that clip, a one-word name. It fires like a key from the file; a new model drops it.
+       */
+      addMarker(clip: string | number, time: number, name: string): void;
     };
   }
 }
@@ -156,6 +161,7 @@ function start(): void {
     benchSplit: (frames) => app.benchSplit(frames),
     frames: () => app.framesDrawn,
     link,
+    addMarker: (clip, time, name) => app.addMarker(clip, time, name),
   };
   mountRecorder(panel.gui, app, window.skinlab);
 

@@ -104,8 +104,10 @@ export class Timeline {
       g.fillRect(barX, y + 3, barW, ROW - 6);
       g.fillStyle = c.trackAdditive(t) ? 'rgba(178,148,255,0.55)' : 'rgba(110,170,255,0.55)';
       g.fillRect(barX, y + 3, barW * w, ROW - 6);
-      const flashes = this.flashAt[clip];
       const count = c.markerCount(clip);
+      // Keys added from the page (skinlab.addMarker) grow the row (only then: no per-frame allocation).
+      if (this.flashAt[clip] !== undefined && this.flashAt[clip]!.length !== count) this.flashAt[clip] = new Float64Array(count).fill(-Infinity);
+      const flashes = this.flashAt[clip];
       for (let i = 0; i < count; i++) {
         const x = barX + (duration > 0 ? (c.marker(clip, i).time / duration) * barW : 0);
         const lit = flashes !== undefined && now - flashes[i]! < FLASH_MS;

@@ -41,7 +41,9 @@ export class TracksPanel {
     blendSpeed: 0,
     lookAt: false,
     lookAtWeight: 1,
+    addKey: (): void => this.addKey(),
   };
+  private keys = 0;
   private transitionCtl: Controller | null = null;
   private blendSpeedCtl: Controller | null = null;
   private lastSync = 0;
@@ -69,6 +71,8 @@ export class TracksPanel {
     this.blendSpeedCtl = this.folder.add(m, 'blendSpeed', 0, 1, 0.01).name('speed (units/s)').onChange((v: number) => {
       app.editTracks((c) => c.setBlendValue(v));
     });
+    this.folder.add(m, 'addKey').name('Add key at track 0\'s time').domElement.title =
+      "A callback key named key_N on track 0's clip at its current time: it shows on the timeline and fires like a key from the file";
     this.folder.add(m, 'lookAt').name('look at camera').onChange((on: boolean) => {
       void app.set({ lookAt: on ? m.lookAtWeight : 0 });
     });
@@ -150,6 +154,16 @@ export class TracksPanel {
     if (now - this.lastSync < 250 || this.folder._closed) return;
     this.lastSync = now;
     this.refresh();
+  }
+
+  /** A callback key on track 0's clip at its current time (skinlab.addMarker). */
+  private addKey(): void {
+    const m = this.app.current;
+    if (!m) return;
+    const c = m.player.controller;
+    const clip = c.trackClip(0) >= 0 ? c.trackClip(0) : m.player.clipIndex;
+    if (clip < 0) return;
+    this.app.addMarker(clip, c.trackClip(0) >= 0 ? c.trackTime(0) : m.player.time, `key_${++this.keys}`);
   }
 
   /** Puts every enabled, non-additive low-priority track into sync group 0 (or takes them out). */
