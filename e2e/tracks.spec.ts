@@ -116,6 +116,18 @@ test('tiny4: the timeline shows each track and flashes its footstep keys as they
     { timeout: 10_000, polling: 20 },
   );
   expect(await lit.jsonValue()).toBe(true);
+  // A key set from the page fires like one from the file; a bad clip is refused with the list.
+  await page.evaluate(() => window.skinlab.addMarker('Walk', 0.5, 'clap'));
+  await page.waitForFunction(() => (window.skinlab.info().events as { name: string }[]).some((e) => e.name === 'clap'), null, { timeout: 10_000 });
+  const refused = await page.evaluate(() => {
+    try {
+      window.skinlab.addMarker('Sprint', 0.5, 'x');
+      return '';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  });
+  expect(refused).toMatch(/no clip Sprint \(clips: Loiter, Walk, Jog, Wave\)/);
   expect(con.errors).toEqual([]);
 });
 
