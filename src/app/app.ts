@@ -136,7 +136,9 @@ export class App implements AppContext {
       if (state.tracks === '') applyClip(state, this.current, 0, (m) => this.fail(m));
       else errors.push(...applyTracks(state, this.current));
     } else if (this.current && (state.clip !== before.clip || params.t !== undefined)) {
-      if (state.tracks !== '' && params.clip === undefined) this.current.player.setTime(state.t ?? this.current.player.time);
+      if (state.tracks !== '' && params.clip === undefined) {
+        if (state.t !== null) this.current.player.controller.seek(state.t);
+      }
       else applyClip(state, this.current, params.t === undefined && !state.paused ? state.crossfade : 0, (m) => this.fail(m));
     }
     const m = this.current;

@@ -52,16 +52,26 @@ export class FrameDrawer {
   draw(model: LoadedModel, dt: number, now: number): void {
     const { state: s, camera, canvas } = this.ctx;
     const player = model.player;
+    const controller = player.controller;
     const t0 = performance.now();
     player.speed = s.speed;
+    // In tracks mode the time that a link carries and `t` pins is the controller clock (each track at its
+    // start + clock × speed, AnimController.seek); with one clip it is the clip's time.
+    const clock = controller.timeSlot;
+    const tracksMode = s.tracks !== '';
     if (s.t !== null) {
-      if (player.time !== s.t || player.fading) player.setTime(s.t);
+      if (tracksMode) {
+        if (clock[0] !== s.t) controller.seek(s.t);
+      } else if (player.time !== s.t || player.fading) player.setTime(s.t);
       player.paused = true;
     } else {
       player.paused = s.paused;
       player.advance(dt);
       // Paused by the user: the time a link carries (`t`, 4 decimals) is exactly the one drawn.
-      if (s.paused && !player.fading) {
+      if (s.paused && tracksMode) {
+        const r = roundTime(clock[0]!);
+        if (r !== clock[0]) controller.seek(r);
+      } else if (s.paused && !player.fading) {
         const r = roundTime(player.time);
         if (r !== player.time) player.setTime(r);
       }
@@ -69,7 +79,6 @@ export class FrameDrawer {
     // Look-at runs inside evaluate, after the tracks, towards where the camera was last drawn from, or
     // towards the pointer while its key is held (lookPointer).
     const look = model.lookAt;
-    const controller = player.controller;
     const pointer = this.lookPointer;
     if (look !== null && (s.lookAt > 0 || pointer[0] === 1)) {
       look.weight = s.lookAt > 0 ? s.lookAt : 1;

@@ -17,7 +17,7 @@ export const VISIBLE_TRACKS = 4;
 
 /**
  * Puts state.tracks into the model's controller: tracks 0..n-1 from the spec at position 0, the rest
- * disabled, then the pinned time when the state has one. Returns one message per clip or bone the model
+ * disabled, then the pinned time when the state has one (the controller clock: every track at t × speed). Returns one message per clip or bone the model
  * does not have (those tracks are dropped and the state rewritten without them).
  */
 export function applyTracks(state: AppState, model: LoadedModel): string[] {
@@ -28,7 +28,7 @@ export function applyTracks(state: AppState, model: LoadedModel): string[] {
   if (errors.length > 0) state.tracks = formatTracksSpec(tracksOf(c, model));
   const first = c.trackClip(0);
   if (first >= 0) state.clip = model.scene.clips[first]!.name;
-  if (state.t !== null) model.player.setTime(state.t);
+  if (state.t !== null) c.seek(state.t);
   return errors;
 }
 
@@ -53,6 +53,11 @@ export function tracksOf(c: AnimController, model: LoadedModel): TrackSpec[] {
     });
   }
   return out;
+}
+
+/** The time a link carries in tracks mode: the controller clock (see frame.ts). */
+export function tracksClock(model: LoadedModel): number {
+  return model.player.controller.time;
 }
 
 /** Rewrites state.tracks from the controller's live setup (after panel edits and transitions). */

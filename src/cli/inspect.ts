@@ -69,7 +69,9 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
     }
     const bounds = new PosedBounds(scene);
     out.poses = times.map((t) => {
-      player.setTime(t);
+      // Several tracks: the controller clock (every track at t × speed); one clip: its time.
+      if (tracksArg !== null) player.controller.seek(t);
+      else player.setTime(t);
       player.evaluate();
       const min = [0, 0, 0];
       const max = [0, 0, 0];

@@ -135,8 +135,10 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'ArrowRight': {
         if (!m) return;
         const step = (e.key === 'ArrowLeft' ? -1 : 1) / 30;
-        const d = m.player.duration;
-        let t = (s.t ?? m.player.time) + step;
+        // In tracks mode `t` is the controller clock (every track at t × speed): stepped, not wrapped.
+        const tracksMode = s.tracks !== '';
+        const d = tracksMode ? 0 : m.player.duration;
+        let t = (s.t ?? (tracksMode ? m.player.controller.time : m.player.time)) + step;
         if (d > 0) t = ((t % d) + d) % d;
         s.t = Math.max(0, t);
         s.paused = true;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PaletteSet } from '../../src/anim/palette-set.ts';
 import { AnimPlayer } from '../../src/anim/player.ts';
 import { linkQuery } from '../../src/app/url-sync.ts';
+import { applyTracksSpec, parseTracksSpec } from '../../src/anim/controller/track-spec.ts';
 import type { LoadedModel } from '../../src/app/loaded-model.ts';
 import { applyParams, defaultState, formatCamera, paramsFromSearch, roundCamera } from '../../src/app/state.ts';
 import { loadModel } from '../../src/loaders/load-model.ts';
@@ -48,6 +49,20 @@ describe('links: state → query string', () => {
     expect(`?${query}`).toBe(search);
     // The tracks replace `clip` in a link: the first track is the clip.
     expect(query).not.toContain('clip=');
+  });
+
+  it('paused in tracks mode, the link carries the controller clock (every track at t × speed), not track 0\'s wrapped time', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    expect(applyParams(state, { tracks: 'Anim-1:1:2' })).toEqual([]);
+    applyTracksSpec(model.player.controller, parseTracksSpec(state.tracks).specs);
+    model.player.advance(0.8);
+    state.paused = true;
+    // Anim-1 lasts 1.03 s: at speed 2 its track is at 1.6 s, wrapped to 0.567; the clock is at 0.8.
+    expect(model.player.controller.trackTime(0)).toBeCloseTo(1.6 - model.scene.clips[0]!.duration, 5);
+    expect(new URLSearchParams(linkQuery({ state, model, caps }).query).get('t')).toBe('0.8');
   });
 
   it('refuses a malformed track list and a look-at weight outside 0..1, keeping the state', () => {
