@@ -147,6 +147,9 @@ test('tiny4: a wander crowd of 50 walks about with its own controllers, one draw
   expect(coverageOf(b)).toBeGreaterThan(0.05);
   expect(pixelDifference(a, b), 'the crowd moves').toBeGreaterThan(0.01);
   expect(st.technique).toMatch(/wander/);
+  // Footsteps fire on the walking agents; their CPU cost per instance is reported.
+  await page.waitForFunction(() => window.skinlab.stats().footstepsPerSecond > 0, null, { timeout: 20_000 });
+  expect((await page.evaluate(() => window.skinlab.stats())).wanderUsPerInstance).toBeGreaterThan(0);
   expect(con.errors).toEqual([]);
 });
 

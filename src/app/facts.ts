@@ -139,7 +139,10 @@ export class Facts {
       wander: state.wander && state.crowd > 1,
       crowd: state.crowd,
       /** Crowd mode's path (above 1 instance), or null. */
-      crowdPath: state.crowd > 1 ? 'instanced, texture palette (technique menu and view ignored; morph targets not applied)' : null,
+      crowdPath:
+        state.crowd > 1
+          ? `instanced, texture palette${state.wander ? ', wander: every instance its own controller' : ''} (technique menu and view ignored; morph targets not applied)`
+          : null,
       /** The orbit camera as drawn: degrees, distance in model units, target in model units. */
       camera: { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance, target: [cam.target[0], cam.target[1], cam.target[2]] },
       warnings: m?.warnings ?? [],

@@ -49,6 +49,10 @@ export interface Stats {
   morphDropped: number;
   /** Instances drawn (1 outside crowd mode); `technique` then reads e.g. "crowd 100 (instanced, texture palette)". */
   crowd: number;
+  /** Wander crowd: footsteps its agents' callback keys fired over the last second of wander time; else 0. */
+  footstepsPerSecond: number;
+  /** Wander crowd: µs of CPU per instance per frame (its controllers, steering and palettes); else 0. */
+  wanderUsPerInstance: number;
 }
 
 export class FrameStats {
@@ -77,6 +81,8 @@ export class FrameStats {
     morphSlotWeights: [],
     morphDropped: 0,
     crowd: 1,
+    footstepsPerSecond: 0,
+    wanderUsPerInstance: 0,
   };
   private readonly oneTime = { what: '', ms: 0 };
 
@@ -144,6 +150,8 @@ export class FrameStats {
     st.drawCalls = f.drawCalls;
     st.meshDrawCalls = f.meshDrawCalls;
     st.crowd = f.crowd;
+    st.footstepsPerSecond = f.footsteps;
+    st.wanderUsPerInstance = f.wanderUs > 0 && f.crowd > 0 ? f.crowdPoseUs / f.crowd : 0;
     st.groups = f.groups;
     st.duplicatedVertices = f.duplicatedVertices;
     st.vertexBytes = f.vertexBytes;
