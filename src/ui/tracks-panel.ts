@@ -68,7 +68,7 @@ export class TracksPanel {
       'Low-priority tracks advance by normalised time, so blended walk and jog keep their feet in step';
     this.folder.add(m, 'blendSpace').name('blend space by speed').onChange(() => this.applyBlendSpace()).domElement.title =
       "The low-priority tracks' weights set from one speed, between the two clips whose ground speeds surround it";
-    this.blendSpeedCtl = this.folder.add(m, 'blendSpeed', 0, 1, 0.01).name('speed (units/s)').onChange((v: number) => {
+    this.blendSpeedCtl = this.folder.add(m, 'blendSpeed', 0, 1, 0.01).decimals(1).name('speed (units/s)').onChange((v: number) => {
       app.editTracks((c) => c.setBlendValue(v));
     });
     this.folder.add(m, 'addKey').name('Add key at track 0\'s time').domElement.title =
@@ -101,8 +101,8 @@ export class TracksPanel {
             }
           }),
         ),
-        f.add(p, 'weight', 0, 1, 0.01).name('weight').onChange((v: number) => edit((c) => c.setTrackWeight(t, v))),
-        f.add(p, 'speed', -2, 3, 0.05).name('speed').onChange((v: number) => edit((c) => c.setTrackSpeed(t, v))),
+        f.add(p, 'weight', 0, 1, 0.01).decimals(2).name('weight').onChange((v: number) => edit((c) => c.setTrackWeight(t, v))),
+        f.add(p, 'speed', -2, 3, 0.05).decimals(2).name('speed').onChange((v: number) => edit((c) => c.setTrackSpeed(t, v))),
         f.add(p, 'enabled').name('enabled').onChange((v: boolean) => edit((c) => c.setTrackEnable(t, v))),
         f.add(p, 'priority', ['low', 'high']).name('priority').onChange((v: Priority) => edit((c) => c.setTrackPriority(t, v))),
         f.add(p, 'mask', bones).name('mask (subtree)').onChange((name: string) =>
