@@ -21,10 +21,11 @@
  *   (the weights keep summing to 1 and the pose continues without a jump). This replaces the earlier rule
  *   that froze the blended pose: the controller blends live tracks, and a frozen pose stopped the outgoing
  *   motion mid-stride. Without a crossfade play() cuts: every other track is disabled.
- * - Multi-track setups: when an app configures tracks itself through `controller` (applyTracksSpec), i.e. the
- *   primary track no longer plays the player's clip or another track is enabled outside a crossfade,
- *   clipIndex/time/duration report track 0 and setTime(t) does controller.seek(t); speed, pause and loop still
- *   apply to every track (a speed sign change negates each track's speed). play() takes over again.
+ * - Tracks mode: an app that configures the tracks itself through `controller` (applyTracksSpec) says so
+ *   with useTracks(). Then clipIndex/time/duration report track 0, `clockTime` is the controller clock and
+ *   setTime(t) does controller.seek(t) (every track at its start + t · speed), however many tracks there are;
+ *   speed, pause and loop still apply to every track (a speed sign change negates each track's speed).
+ *   play() leaves tracks mode. Outside it, `clockTime` is `time`, the primary clip's.
  * - A skeleton with no clips evaluates to its rest pose; play() then throws.
  * - advance, setTime, evaluate and writePalette allocate nothing; the step reaches the controller through
  *   controllerStep (V8 boxes a double argument of a call it does not inline). test/anim/alloc.test.ts checks it.
@@ -71,6 +72,8 @@ export class AnimPlayer {
   private readonly clock = new Float64Array(1);
   private current: number;
   private primary = 0;
+  /** Set by useTracks(), cleared by play(). */
+  private tracksMode = false;
   /** The speed sign and loop flag last given to the tracks. */
   private appliedSign = 1;
   private appliedLoop = true;
@@ -93,20 +96,25 @@ export class AnimPlayer {
     this.evaluate();
   }
 
-  /** True when the controller was set up with several tracks from outside (see the contract). */
-  private get multiTrack(): boolean {
-    if (this.current < 0) return false;
-    const c = this.controller;
-    const p = this.primary;
-    if (!c.trackEnabled(p) || c.trackClip(p) !== this.current) return true;
-    if (this.fading) return false;
-    for (let t = 0; t < c.trackCount; t++) if (t !== p && c.trackEnabled(t)) return true;
-    return false;
+  /** Tracks mode (see the contract): the caller has set the controller's tracks itself. */
+  useTracks(): void {
+    this.tracksMode = true;
+    this.clock[FADE_END] = -Infinity;
+  }
+
+  /** True in tracks mode (useTracks() since the last play()). */
+  get usesTracks(): boolean {
+    return this.tracksMode;
   }
 
   /** The track clipIndex/time/duration report. */
   private get reported(): number {
-    return this.multiTrack ? 0 : this.primary;
+    return this.tracksMode ? 0 : this.primary;
+  }
+
+  /** The time `setTime` places: the controller clock in tracks mode, else the primary clip's time. */
+  get clockTime(): number {
+    return this.tracksMode ? this.controller.timeSlot[0]! : this.time;
   }
 
   /** Index of the current clip, -1 when there are no clips (or the reported track has none). */
@@ -148,7 +156,7 @@ export class AnimPlayer {
     if (this.current < 0) return;
     this.applyFlags();
     const c = this.controller;
-    if (this.multiTrack) {
+    if (this.tracksMode) {
       c.seek(t);
       return;
     }
@@ -165,6 +173,7 @@ export class AnimPlayer {
       throw new RangeError(`AnimPlayer.play: clip ${clipIndex} out of range (${this.clips.length} clips)`);
     }
     this.applyFlags();
+    this.tracksMode = false;
     const c = this.controller;
     if (crossfadeSeconds > 0 && Number.isFinite(crossfadeSeconds)) {
       const now = c.time;

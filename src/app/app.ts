@@ -137,7 +137,7 @@ export class App implements AppContext {
       else errors.push(...applyTracks(state, this.current));
     } else if (this.current && (state.clip !== before.clip || params.t !== undefined)) {
       if (state.tracks !== '' && params.clip === undefined) {
-        if (state.t !== null) this.current.player.controller.seek(state.t);
+        if (state.t !== null) this.current.player.setTime(state.t);
       }
       else applyClip(state, this.current, params.t === undefined && !state.paused ? state.crossfade : 0, (m) => this.fail(m));
     }

@@ -55,25 +55,18 @@ export class FrameDrawer {
     const controller = player.controller;
     const t0 = performance.now();
     player.speed = s.speed;
-    // In tracks mode the time that a link carries and `t` pins is the controller clock (each track at its
-    // start + clock × speed, AnimController.seek); with one clip it is the clip's time.
-    const clock = controller.timeSlot;
-    const tracksMode = s.tracks !== '';
+    // `t` pins, and a link carries, the player's clock time: the clip's time, or in tracks mode the
+    // controller clock (every track at its start + clock × speed, AnimPlayer.useTracks).
     if (s.t !== null) {
-      if (tracksMode) {
-        if (clock[0] !== s.t) controller.seek(s.t);
-      } else if (player.time !== s.t || player.fading) player.setTime(s.t);
+      if (player.clockTime !== s.t || player.fading) player.setTime(s.t);
       player.paused = true;
     } else {
       player.paused = s.paused;
       player.advance(dt);
       // Paused by the user: the time a link carries (`t`, 4 decimals) is exactly the one drawn.
-      if (s.paused && tracksMode) {
-        const r = roundTime(clock[0]!);
-        if (r !== clock[0]) controller.seek(r);
-      } else if (s.paused && !player.fading) {
-        const r = roundTime(player.time);
-        if (r !== player.time) player.setTime(r);
+      if (s.paused && !player.fading) {
+        const r = roundTime(player.clockTime);
+        if (r !== player.clockTime) player.setTime(r);
       }
     }
     // Look-at runs inside evaluate, after the tracks, towards where the camera was last drawn from, or

@@ -25,10 +25,11 @@ export function applyTracks(state: AppState, model: LoadedModel): string[] {
   const c = model.player.controller;
   const { specs } = parseTracksSpec(state.tracks);
   const errors = applyTracksSpec(c, specs).map((e) => `tracks=${state.tracks}: ${e}`);
+  model.player.useTracks();
   if (errors.length > 0) state.tracks = formatTracksSpec(tracksOf(c, model));
   const first = c.trackClip(0);
   if (first >= 0) state.clip = model.scene.clips[first]!.name;
-  if (state.t !== null) c.seek(state.t);
+  if (state.t !== null) model.player.setTime(state.t);
   return errors;
 }
 
@@ -55,11 +56,6 @@ export function tracksOf(c: AnimController, model: LoadedModel): TrackSpec[] {
   return out;
 }
 
-/** The time a link carries in tracks mode: the controller clock (see frame.ts). */
-export function tracksClock(model: LoadedModel): number {
-  return model.player.controller.time;
-}
-
 /** Rewrites state.tracks from the controller's live setup (after panel edits and transitions). */
 export function syncTracksState(state: AppState, model: LoadedModel | null): void {
   if (!model || state.tracks === '') return;
@@ -71,6 +67,7 @@ export function syncTracksState(state: AppState, model: LoadedModel | null): voi
 export function enterTracksMode(state: AppState, model: LoadedModel): void {
   if (state.tracks !== '') return;
   const c = model.player.controller;
+  model.player.useTracks();
   const clip = c.trackClip(0) >= 0 ? c.trackClip(0) : model.player.clipIndex;
   if (clip < 0) return;
   state.tracks = formatTracksSpec([{ clip: model.scene.clips[clip]!.name, weight: 1, speed: 1, bone: null, additive: false, priority: null }]);

@@ -4,7 +4,6 @@ import { findBuiltin } from './builtins.ts';
 import { roundTime } from './frame.ts';
 import type { LoadedModel } from './loaded-model.ts';
 import { defaultState, formatCamera, formatMorph, type AppState } from './state.ts';
-import { tracksClock } from './tracks-state.ts';
 
 /**
  * Links that reproduce a view: the page's state written back into its URL (CONTRACT section 2), defaults
@@ -41,7 +40,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (linkable && s.model !== DEFAULTS.model) put('model', s.model);
   if (linkable && builtin?.details && s.detail !== '' && s.detail !== builtin.defaultDetail) put('detail', s.detail);
   if (own && s.tracks === '' && s.clip !== '' && s.clip !== own.startClip) put('clip', s.clip);
-  if (own && (s.t !== null || s.paused)) put('t', String(s.t ?? roundTime(s.tracks !== '' ? tracksClock(own) : own.player.time)));
+  if (own && (s.t !== null || s.paused)) put('t', String(s.t ?? roundTime(own.player.clockTime)));
   if (s.speed !== DEFAULTS.speed) put('speed', String(s.speed));
   if (s.technique !== DEFAULTS.technique) put('technique', s.technique);
   if (s.influences !== DEFAULTS.influences) put('influences', String(s.influences));

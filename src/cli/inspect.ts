@@ -53,6 +53,7 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
       if (errors.length > 0) throw new UsageError(`--tracks ${tracksArg}: ${errors.join('; ')}`);
       if (scene.clips.length === 0) throw new UsageError(`--tracks: this model has no clips`);
       const problems = applyTracksSpec(player.controller, specs);
+      player.useTracks();
       if (problems.length > 0) throw new UsageError(`--tracks ${tracksArg}: ${problems.join('; ')}`);
       out.tracks = formatTracksSpec(specs);
     } else if (scene.clips.length > 0) {
@@ -69,9 +70,8 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
     }
     const bounds = new PosedBounds(scene);
     out.poses = times.map((t) => {
-      // Several tracks: the controller clock (every track at t × speed); one clip: its time.
-      if (tracksArg !== null) player.controller.seek(t);
-      else player.setTime(t);
+      // With --tracks the controller clock (every track at t × speed), else the clip's time.
+      player.setTime(t);
       player.evaluate();
       const min = [0, 0, 0];
       const max = [0, 0, 0];

@@ -136,9 +136,8 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
         if (!m) return;
         const step = (e.key === 'ArrowLeft' ? -1 : 1) / 30;
         // In tracks mode `t` is the controller clock (every track at t × speed): stepped, not wrapped.
-        const tracksMode = s.tracks !== '';
-        const d = tracksMode ? 0 : m.player.duration;
-        let t = (s.t ?? (tracksMode ? m.player.controller.time : m.player.time)) + step;
+        const d = m.player.usesTracks ? 0 : m.player.duration;
+        let t = (s.t ?? m.player.clockTime) + step;
         if (d > 0) t = ((t % d) + d) % d;
         s.t = Math.max(0, t);
         s.paused = true;

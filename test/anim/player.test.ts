@@ -270,13 +270,15 @@ describe('AnimPlayer palette', () => {
 });
 
 describe('AnimPlayer over a multi-track controller', () => {
-  it('reports track 0 and seeks the controller when tracks were set through player.controller', () => {
+  it('in tracks mode reports track 0 and seeks the controller clock; play() leaves it', () => {
     const p = new AnimPlayer(skel, [walk, jump, still]);
     p.play(1, 0.5);
     p.advance(1);
     expect(p.clipIndex).toBe(1);
     const c = p.controller;
     expect(applyTracksSpec(c, parseTracksSpec('walk:0.5,still@node1').specs)).toEqual([]);
+    p.useTracks();
+    expect(p.usesTracks).toBe(true);
     expect(p.clipIndex).toBe(0);
     p.advance(0.25);
     expect(p.time).toBeCloseTo(0.25, 12);
@@ -288,7 +290,22 @@ describe('AnimPlayer over a multi-track controller', () => {
     p.advance(0.5);
     expect(p.time).toBeCloseTo(0.25, 12);
     p.play(1);
+    expect(p.usesTracks).toBe(false);
     expect(p.clipIndex).toBe(1);
     expect(Array.from({ length: c.trackCount }, (_, t) => c.trackEnabled(t)).filter(Boolean)).toHaveLength(1);
+  });
+
+  it('one track in tracks mode still runs on the controller clock: t pins every track at t × speed', () => {
+    const p = new AnimPlayer(skel, [walk, jump, still]);
+    const c = p.controller;
+    expect(applyTracksSpec(c, parseTracksSpec('walk:1:2').specs)).toEqual([]);
+    p.useTracks();
+    p.setTime(0.3);
+    expect(p.clockTime).toBe(0.3);
+    expect(c.trackTime(0)).toBeCloseTo(0.6 % walk.duration, 12);
+    // Outside tracks mode the clock time is the clip's own.
+    p.play(0);
+    p.setTime(0.3);
+    expect(p.clockTime).toBe(p.time);
   });
 });

@@ -58,6 +58,7 @@ describe('links: state → query string', () => {
     state.clip = model.startClip;
     expect(applyParams(state, { tracks: 'Anim-1:1:2' })).toEqual([]);
     applyTracksSpec(model.player.controller, parseTracksSpec(state.tracks).specs);
+    model.player.useTracks();
     model.player.advance(0.8);
     state.paused = true;
     // Anim-1 lasts 1.03 s: at speed 2 its track is at 1.6 s, wrapped to 0.567; the clock is at 0.8.
