@@ -23,7 +23,7 @@
  */
 
 import { TRS_STRIDE } from '../../model/types.ts';
-import { interpWeight, NLERP_DOT, slerpShortestAt } from '../quat-interp.ts';
+import { interpWeight, slerpShortestAt } from '../quat-interp.ts';
 
 /** [0] = the weight the next call uses. */
 export const mixWeight = new Float64Array(1);
@@ -110,57 +110,8 @@ export function overlayHigh(out: Float32Array, high: Float32Array, totals: Float
       const sa = out[o + 7 + c];
       out[o + 7 + c] = sa + (high[o + 7 + c] - sa) * f;
     }
-    if (f === 1) slerpToEnd(out, o + 3, high, o + 3);
-    else {
-      interpWeight[0] = f;
-      slerpShortestAt(out, o + 3, high, o + 3, out, o + 3);
-    }
-  }
-}
-
-/**
- * slerpShortestAt(a, ao, b, bo, a, ao) at weight exactly 1 (a high group that fully overrides), bit for bit:
- * sin((1 − w)·θ) = sin(0) = 0 and sin(w·θ) = sin(θ), so two of slerp's four transcendental calls are
- * skipped; every other operation is the one slerpShortestAt does, in its order.
- */
-function slerpToEnd(a: Float32Array, ao: number, b: Float32Array, bo: number): void {
-  const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
-  let bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
-  let dot = ax * bx + ay * by + az * bz + aw * bw;
-  if (dot < 0) {
-    dot = -dot;
-    bx = -bx;
-    by = -by;
-    bz = -bz;
-    bw = -bw;
-  }
-  let ka: number;
-  let kb: number;
-  if (dot > NLERP_DOT) {
-    ka = 0;
-    kb = 1;
-  } else {
-    const sin = Math.sin(Math.acos(dot));
-    const invSin = 1 / sin;
-    ka = 0 * invSin;
-    kb = sin * invSin;
-  }
-  const x = ka * ax + kb * bx;
-  const y = ka * ay + kb * by;
-  const z = ka * az + kb * bz;
-  const qw = ka * aw + kb * bw;
-  const len2 = x * x + y * y + z * z + qw * qw;
-  if (len2 > 0) {
-    const inv = 1 / Math.sqrt(len2);
-    a[ao] = x * inv;
-    a[ao + 1] = y * inv;
-    a[ao + 2] = z * inv;
-    a[ao + 3] = qw * inv;
-  } else {
-    a[ao] = 0;
-    a[ao + 1] = 0;
-    a[ao + 2] = 0;
-    a[ao + 3] = 1;
+    interpWeight[0] = f;
+    slerpShortestAt(out, o + 3, high, o + 3, out, o + 3);
   }
 }
 
