@@ -128,6 +128,19 @@ test('tiny4: the timeline shows each track and flashes its footstep keys as they
     }
   });
   expect(refused).toMatch(/no clip Sprint \(clips: Loiter, Walk, Jog, Wave\)/);
+  // Paused while the tracks play, the link carries the controller clock: a fresh page draws the same picture.
+  await page.keyboard.press(' ');
+  await page.evaluate(() => window.skinlab.set({ gui: 0 }));
+  const link = (await page.evaluate(() => window.skinlab.link())).url;
+  expect(new URL(link).searchParams.get('tracks')).toBe('Walk,Jog:0.5');
+  expect(Number(new URL(link).searchParams.get('t'))).toBeGreaterThan(1);
+  const paused = await shot(page);
+  const again = await page.context().newPage();
+  await again.setViewportSize(SIZE);
+  await again.goto(link);
+  await again.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+  expect(coverageOf(paused)).toBeGreaterThan(0.02);
+  expect(pixelDifference(paused, await shot(again)), 'the reopened link against the paused page').toBe(0);
   expect(con.errors).toEqual([]);
 });
 
