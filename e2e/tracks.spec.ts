@@ -129,11 +129,17 @@ test('tiny4: the timeline shows each track and flashes its footstep keys as they
   });
   expect(refused).toMatch(/no clip Sprint \(clips: Loiter, Walk, Jog, Wave\)/);
   // Paused while the tracks play, the link carries the controller clock: a fresh page draws the same picture.
+  // Past Walk's 1 s loop, so the clock and Walk's own (wrapped) time differ.
+  type Tracks = { clip: string; time: number; duration: number }[];
+  await page.waitForFunction(() => (window.skinlab.info().tracks as Tracks).find((x) => x.clip === 'Jog')!.time > 1.1, null, { timeout: 20_000 });
   await page.keyboard.press(' ');
   await page.evaluate(() => window.skinlab.set({ gui: 0 }));
   const link = (await page.evaluate(() => window.skinlab.link())).url;
   expect(new URL(link).searchParams.get('tracks')).toBe('Walk,Jog:0.5');
-  expect(Number(new URL(link).searchParams.get('t'))).toBeGreaterThan(1);
+  const t = Number(new URL(link).searchParams.get('t'));
+  const jog = ((await page.evaluate(() => window.skinlab.info().tracks)) as Tracks).find((x) => x.clip === 'Jog')!;
+  expect(t, 'the link carries the controller clock, not Walk\'s wrapped time').toBeGreaterThan(1);
+  expect(Math.abs((t % jog.duration) - jog.time)).toBeLessThan(1e-3);
   const paused = await shot(page);
   const again = await page.context().newPage();
   await again.setViewportSize(SIZE);
