@@ -83,6 +83,31 @@ export interface Material {
   /** Texture file name as written in the file (resolve relative to the model), or null. */
   readonly diffuseMap: string | null;
   readonly normalMap: string | null;
+  /**
+   * How the diffuse alpha (factor × texture) is used (glTF `alphaMode`): 'opaque' ignores it, 'mask' discards
+   * fragments below `alphaCutoff`, 'blend' blends. Absent: 'opaque' — except that formats without the field
+   * (.x, .m3d) keep their historical behaviour of writing alpha into the blend of the ghost view only.
+   */
+  readonly alphaMode?: 'opaque' | 'mask' | 'blend';
+  /** With alphaMode 'mask': the cutoff (glTF default 0.5). */
+  readonly alphaCutoff?: number;
+  /**
+   * False: back faces are culled (glTF's default for its materials). Absent or true: both sides are drawn,
+   * a back face lit with its flipped normal (.x and .m3d files, whose winding is not always consistent).
+   */
+  readonly doubleSided?: boolean;
+}
+
+/**
+ * An image carried inside the model file (glTF buffer views and data URIs). A material's `diffuseMap`
+ * naming `name` uses these bytes before any companion file of that name is looked for.
+ */
+export interface SceneImage {
+  /** Unique within the scene. */
+  readonly name: string;
+  /** As the file declares it ('image/png', 'image/jpeg', 'image/webp', 'image/ktx2'…); decoders sniff the bytes anyway. */
+  readonly mimeType: string;
+  readonly bytes: Uint8Array;
 }
 
 /** A run of triangles drawn with one material. `start`/`count` are in triangles. */
@@ -151,7 +176,7 @@ export interface SkinnedMesh {
 
 export type MorphKind = 'emotion' | 'modifier';
 
-export type ModelFormat = 'm3d' | 'x-text' | 'x-binary' | 'x-tzip' | 'x-bzip';
+export type ModelFormat = 'm3d' | 'x-text' | 'x-binary' | 'x-tzip' | 'x-bzip' | 'gltf' | 'glb';
 
 export interface Scene {
   readonly name: string;
@@ -169,6 +194,8 @@ export interface Scene {
    * (one feature: blink, brow_up_left…). Absent: every target is a modifier.
    */
   readonly morphKinds?: readonly MorphKind[];
+  /** Images embedded in the file (glTF); absent or empty for formats whose textures are companion files. */
+  readonly images?: readonly SceneImage[];
   /** Things the loader skipped or repaired, in words a user understands. */
   readonly warnings: readonly string[];
 }
