@@ -194,6 +194,11 @@ export interface Scene {
    * (one feature: blink, brow_up_left…). Absent: every target is a modifier.
    */
   readonly morphKinds?: readonly MorphKind[];
+  /**
+   * Per morph target, its rest weight: the weight it has when no clip drives it (glTF `mesh.weights`), and
+   * the value a clip's morph layer blends from. Absent: every target rests at 0.
+   */
+  readonly morphDefaults?: readonly number[];
   /** Images embedded in the file (glTF); absent or empty for formats whose textures are companion files. */
   readonly images?: readonly SceneImage[];
   /** Things the loader skipped or repaired, in words a user understands. */
