@@ -1,4 +1,9 @@
 // Lit surface: material diffuse colour times its texture (a 1x1 white texture when it has none).
+// Material alpha (glTF alphaMode; SceneUniforms.applyMaterial sets both uniforms):
+//   u_alphaCutoff  fragments whose alpha (u_diffuse.a × texture alpha) is below it are discarded, in every
+//                  colouring ('mask'; -1 for every other mode, so nothing is)
+//   u_opaque       1 writes alpha 1 ('opaque', 'mask'); 0 keeps the alpha ('blend', and .x/.m3d materials)
+// u_alpha scales the result last (the skeleton view's ghost).
 // The teaching views replace the material with a debug colour (debug_views.glsl), kept shaded:
 //   VIEW_WEIGHTS     v_view.x, the chosen bone's weight, on a blue → red ramp
 //   VIEW_INFLUENCES  v_view.y, the vertex's kept influence count, one colour per count
@@ -14,6 +19,8 @@ precision highp float;
 uniform vec4 u_diffuse;
 uniform sampler2D u_diffuseMap;
 uniform float u_alpha;
+uniform float u_alphaCutoff;
+uniform float u_opaque;
 #if defined(VIEW_GROUPS)
 uniform int u_viewGroup;
 #endif
@@ -32,6 +39,10 @@ void main() {
   vec3 viewDir = normalize(u_cameraPos - v_worldPos);
   // Two-sided: shade back faces (open meshes) with the flipped normal.
   if (!gl_FrontFacing) n = -n;
+  vec4 tex = texture(u_diffuseMap, v_uv);
+  float alpha = u_diffuse.a * tex.a;
+  if (alpha < u_alphaCutoff) discard;
+  alpha = mix(alpha, 1.0, u_opaque);
 #if defined(VIEW_WEIGHTS)
   o_colour = vec4(shadeFlat(weightRamp(v_view.x), n, u_keyDir), u_alpha);
 #elif defined(VIEW_INFLUENCES)
@@ -39,9 +50,8 @@ void main() {
 #elif defined(VIEW_GROUPS)
   o_colour = vec4(shadeFlat(groupColour(u_viewGroup), n, u_keyDir), u_alpha);
 #else
-  vec4 tex = texture(u_diffuseMap, v_uv);
   vec3 albedo = pow(u_diffuse.rgb * tex.rgb, vec3(2.2));
   vec3 c = shadeSurface(albedo, n, viewDir);
-  o_colour = vec4(linearToSrgb(c), u_diffuse.a * tex.a * u_alpha);
+  o_colour = vec4(linearToSrgb(c), alpha * u_alpha);
 #endif
 }

@@ -138,25 +138,49 @@ export class CrowdPass {
     v.litFrame.apply();
     crowd.palette.bind();
     this.uniforms.material.u_alpha = 1;
+    // Materials with alphaMode 'blend' are drawn after every other draw, blended, depth writes off (as SurfacePass).
+    const blended = this.uniforms.hasBlended(model);
+    this.drawInstances(model, crowd, v, count, out, blended ? 1 : 0);
+    if (blended) {
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      gl.depthMask(false);
+      this.drawInstances(model, crowd, v, count, out, 2);
+      gl.disable(gl.BLEND);
+      gl.depthMask(true);
+    }
+    gl.disable(gl.CULL_FACE);
+    gl.bindVertexArray(null);
+  }
+
+  /** One instanced draw per subset whose material is in `round` (0 every subset, 1 the unblended, 2 the blended). */
+  private drawInstances(model: ModelGpu, crowd: CrowdModel, v: CrowdVariant, count: number, out: FrameFigures, round: number): void {
+    const gl = this.gl;
+    const uniforms = this.uniforms;
+    const cu = this.crowdUniforms;
     for (let i = 0; i < model.meshes.length; i++) {
       const buffers = model.meshes[i]!;
-      cu.u_crowdBase = crowd.meshBase[i]!;
-      v.litCrowd.apply();
-      gl.bindVertexArray(buffers.vao);
       const draws = this.crowdDraws[i]!;
+      let bound = false;
       let material = -1;
       for (let d = 0; d < draws.length; d++) {
         const draw = draws[d]!;
+        if (round !== 0 && (uniforms.blends(model, draw.material) ? 2 : 1) !== round) continue;
+        if (!bound) {
+          bound = true;
+          cu.u_crowdBase = crowd.meshBase[i]!;
+          v.litCrowd.apply();
+          gl.bindVertexArray(buffers.vao);
+        }
         if (draw.material !== material) {
           material = draw.material;
-          this.uniforms.applyMaterial(model, material, v.litMaterial);
+          uniforms.applyMaterial(model, material, v.litMaterial);
         }
         gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
         out.drawCalls++;
         out.meshDrawCalls++;
       }
     }
-    gl.bindVertexArray(null);
   }
 
   dispose(): void {

@@ -1,7 +1,14 @@
 import { mat4, vec3 } from 'gl-matrix';
 import { solidTexture } from '../gpu/textures.ts';
 import type { UniformBinding } from '../gpu/uniforms.ts';
+import type { Material } from '../model/types.ts';
 import type { ModelGpu } from './model-gpu.ts';
+
+/** Material `material` of the model, or its first (a draw may name none). */
+function materialOf(model: ModelGpu, material: number): Material {
+  const materials = model.scene.materials;
+  return materials[material] ?? materials[0]!;
+}
 
 /**
  * The uniform values every pass of the renderer shares, as reused objects that UniformBinding reads (no
@@ -24,6 +31,10 @@ export class SceneUniforms {
     u_specular: new Float32Array(3),
     u_specPower: 32,
     u_alpha: 1,
+    /** Fragments whose diffuse alpha × texture alpha is below this are discarded ('mask'); -1: none are. */
+    u_alphaCutoff: -1,
+    /** 1: alpha written as 1 ('opaque', 'mask'); 0: the material's alpha is kept ('blend', and materials without alphaMode). */
+    u_opaque: 0,
   };
   readonly flat = { u_colour: new Float32Array([0.55, 0.85, 1.0, 0.55]) };
   readonly line = { u_pointSize: 6, u_round: 0 };
@@ -37,11 +48,23 @@ export class SceneUniforms {
     this.white = solidTexture(gl, [255, 255, 255, 255]);
   }
 
-  /** Writes material `material` of the model (or its first) into the material uniforms and uploads them through `binding`. No allocation. */
+  /**
+   * Writes material `material` of the model (or its first) into the material uniforms, uploads them through
+   * `binding`, and sets the face culling it asks for: back faces (CCW front) culled when `doubleSided` is
+   * false, both sides drawn otherwise. Blending is the pass's (see `blends`). No allocation.
+   */
   applyMaterial(model: ModelGpu, material: number, binding: UniformBinding<SceneUniforms['material']>): void {
+    const gl = this.gl;
     const mu = this.material;
-    const materials = model.scene.materials;
-    const mat = materials[material] ?? materials[0]!;
+    const mat = materialOf(model, material);
+    if (mat.doubleSided === false) {
+      gl.enable(gl.CULL_FACE);
+      gl.cullFace(gl.BACK);
+      gl.frontFace(gl.CCW);
+    } else gl.disable(gl.CULL_FACE);
+    const mode = mat.alphaMode;
+    mu.u_alphaCutoff = mode === 'mask' ? (mat.alphaCutoff ?? 0.5) : -1;
+    mu.u_opaque = mode === 'opaque' || mode === 'mask' ? 1 : 0;
     mu.u_diffuse[0] = mat.diffuse[0];
     mu.u_diffuse[1] = mat.diffuse[1];
     mu.u_diffuse[2] = mat.diffuse[2];
@@ -52,6 +75,18 @@ export class SceneUniforms {
     mu.u_specPower = mat.specularPower;
     mu.u_diffuseMap = model.textures[material] ?? this.white;
     binding.apply();
+  }
+
+  /** The material is drawn with alpha blending (glTF alphaMode 'blend'): after the opaque draws, depth writes off. */
+  blends(model: ModelGpu, material: number): boolean {
+    return materialOf(model, material).alphaMode === 'blend';
+  }
+
+  /** Any material of the model blends (so a pass needs its second, blended round of draws). */
+  hasBlended(model: ModelGpu): boolean {
+    const materials = model.scene.materials;
+    for (let i = 0; i < materials.length; i++) if (materials[i]!.alphaMode === 'blend') return true;
+    return false;
   }
 
   dispose(): void {

@@ -5,6 +5,11 @@ import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
 import type { Variant } from './variants.ts';
 
+/** Rounds of surface draws: every draw; draws of non-blended materials; draws of 'blend' materials. */
+const ROUND_ALL = 0;
+const ROUND_UNBLENDED = 1;
+const ROUND_BLENDED = 2;
+
 /**
  * One picture of a single model into the bound framebuffer (the canvas, or a diff view target): clear,
  * the floor, the technique's surfaces in the variant's colouring (ghosted in the skeleton view) and the
@@ -30,6 +35,8 @@ export class SurfacePass {
 
     // Surfaces: per mesh, the technique's draws; a group's matrices are loaded when the group changes.
     // The groups view numbers groups across meshes: a grouped technique's bone groups, else one per draw (subset).
+    // Materials with alphaMode 'blend' (shaded colouring only) are drawn in a second round after every other
+    // draw of every mesh, blended over them with depth writes off; the ghost view blends every draw in one round.
     const ghost = opts.view === 'skeleton';
     if (ghost) {
       gl.enable(gl.BLEND);
@@ -38,26 +45,55 @@ export class SurfacePass {
     }
     gl.useProgram(v.lit.program);
     v.litFrame.apply();
-    const mu = this.uniforms.material;
-    mu.u_alpha = ghost ? 0.3 : 1;
+    this.uniforms.material.u_alpha = ghost ? 0.3 : 1;
+    const rounds = !ghost && v.surface === 'shaded' && this.uniforms.hasBlended(model);
+    this.drawSurfaces(model, v, tmeshes, out, meshFigures, rounds ? ROUND_UNBLENDED : ROUND_ALL);
+    if (rounds) {
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      gl.depthMask(false);
+      this.drawSurfaces(model, v, tmeshes, out, meshFigures, ROUND_BLENDED);
+    }
+    if (ghost || rounds) {
+      gl.disable(gl.BLEND);
+      gl.depthMask(true);
+    }
+    gl.disable(gl.CULL_FACE);
+    if (opts.view === 'wireframe') this.drawWireframe(model, v, tmeshes, out);
+    gl.bindVertexArray(null);
+  }
+
+  /**
+   * The technique's draws of every mesh whose material belongs to `round` (ROUND_ALL: every draw). Meshes
+   * with no draw in the round are not bound. Draw numbering (the groups view) counts every draw, in or out of
+   * the round, so a draw has one colour whichever round draws it.
+   */
+  private drawSurfaces(model: ModelGpu, v: Variant, tmeshes: readonly TechniqueMesh[], out: FrameFigures, meshFigures: boolean, round: number): void {
+    const gl = this.gl;
+    const uniforms = this.uniforms;
     const groupsView = v.surface === 'groups';
     const dataView = v.surface === 'weights' || v.surface === 'influences';
     const grouped = v.technique.groupUniform !== null;
-    const vu = this.uniforms.view;
+    const vu = uniforms.view;
     let groupBase = 0;
     let drawIndex = 0;
     for (let i = 0; i < tmeshes.length; i++) {
       const tm = tmeshes[i]!;
-      tm.bind();
-      model.morph?.bindMesh(i, v.litMorph);
-      if (dataView) model.viewData.bind(tm);
-      gl.bindVertexArray(tm.vao);
       const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
       const draws = tm.draws;
+      let bound = false;
       let group = -1;
       let material = -1;
-      for (let d = 0; d < draws.length; d++) {
+      for (let d = 0; d < draws.length; d++, drawIndex++) {
         const draw = draws[d]!;
+        if (round !== ROUND_ALL && (uniforms.blends(model, draw.material) ? ROUND_BLENDED : ROUND_UNBLENDED) !== round) continue;
+        if (!bound) {
+          bound = true;
+          tm.bind();
+          model.morph?.bindMesh(i, v.litMorph);
+          if (dataView) model.viewData.bind(tm);
+          gl.bindVertexArray(tm.vao);
+        }
         if (draw.group !== group) {
           group = draw.group;
           const bytes = tm.setGroup(group, v.litGroup);
@@ -65,25 +101,18 @@ export class SurfacePass {
         }
         if (draw.material !== material) {
           material = draw.material;
-          this.uniforms.applyMaterial(model, material, v.litMaterial);
+          uniforms.applyMaterial(model, material, v.litMaterial);
         }
         if (groupsView) {
           vu.u_viewGroup = grouped ? groupBase + draw.group : drawIndex;
           v.litView.apply();
         }
         gl.drawElements(gl.TRIANGLES, draw.count, tm.indexType, draw.first * indexBytes);
-        drawIndex++;
         out.drawCalls++;
         if (meshFigures) out.meshDrawCalls++;
       }
       groupBase += tm.cost.groups;
     }
-    if (ghost) {
-      gl.disable(gl.BLEND);
-      gl.depthMask(true);
-    }
-    if (opts.view === 'wireframe') this.drawWireframe(model, v, tmeshes, out);
-    gl.bindVertexArray(null);
   }
 
   /** Wireframe on top of the shaded surface: every technique draw's edges, blended, polygon offset on. */
