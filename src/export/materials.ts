@@ -1,0 +1,108 @@
+import type { Document, Material as GltfMaterial, Texture } from '@gltf-transform/core';
+import { decodeTextureFile } from '../loaders/textures/decode.ts';
+import { decodeDxt } from '../loaders/textures/dxt.ts';
+import { encodePng } from '../loaders/textures/png-encode.ts';
+import { sniffImage } from '../loaders/textures/sniff.ts';
+import type { Material, Scene } from '../model/types.ts';
+
+/**
+ * The Scene's materials as glTF metallic-roughness materials:
+ * - baseColorFactor: the renderer treats Material.diffuse as sRGB-encoded, so rgb^2.2 is the linear factor;
+ *   alpha as is. Metallic 0; roughness from the specular power (sqrt(2 / (power + 2)), 1 without one).
+ * - alphaMode / alphaCutoff / doubleSided from the material where set; otherwise OPAQUE and double-sided,
+ *   as the app draws .x and .m3d materials.
+ * - baseColorTexture from `diffuseMap`: the bytes of the Scene's embedded image of that name, else those
+ *   `textures(name)` returns. PNG, JPEG and WebP are embedded as they are; DDS (DXT blocks decoded first)
+ *   and TGA are decoded and embedded as PNG. A texture that is missing or cannot be decoded leaves the
+ *   material without it, with one warning per file name. Each file becomes one glTF texture, shared.
+ */
+
+export type TextureSource = (name: string) => Promise<Uint8Array | null>;
+
+interface Embedded {
+  readonly bytes: Uint8Array;
+  readonly mimeType: 'image/png' | 'image/jpeg' | 'image/webp';
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+/** The image as glTF can embed it, or an Error whose message says why it cannot. */
+export function embeddableImage(bytes: Uint8Array, name: string): Embedded {
+  const kind = sniffImage(bytes, name);
+  if (kind === 'png') return { bytes, mimeType: 'image/png' };
+  if (kind === 'jpeg') return { bytes, mimeType: 'image/jpeg' };
+  if (kind === 'webp') return { bytes, mimeType: 'image/webp' };
+  if (kind !== 'dds' && kind !== 'tga') {
+    throw new Error(kind === null ? 'not an image format skinlab reads' : `${kind.toUpperCase()} images cannot be written into glTF (PNG, JPEG and WebP can; DDS and TGA are converted)`);
+  }
+  const decoded = decodeTextureFile(bytes, name);
+  if (decoded.kind !== 'image') throw new Error('unexpected image kind');
+  const { image } = decoded;
+  const level = image.levels[0]!;
+  const rgba = image.format === 'rgba8' ? level.data : decodeDxt(image.format, level.width, level.height, level.data);
+  return { bytes: encodePng(rgba, level.width, level.height), mimeType: 'image/png' };
+}
+
+function linearFactor(m: Material): [number, number, number, number] {
+  const [r, g, b, a] = m.diffuse;
+  const lin = (c: number): number => Math.min(1, Math.max(0, c)) ** 2.2;
+  return [lin(r), lin(g), lin(b), Math.min(1, Math.max(0, a))];
+}
+
+export async function buildMaterials(doc: Document, scene: Scene, textures: TextureSource, warnings: string[]): Promise<(GltfMaterial | null)[]> {
+  const cache = new Map<string, Promise<Texture | null>>();
+  const uris = new Set<string>();
+  const textureFor = (name: string): Promise<Texture | null> => {
+    let p = cache.get(name);
+    if (!p) {
+      p = (async () => {
+        let bytes: Uint8Array | null = scene.images?.find((im) => im.name === name)?.bytes ?? null;
+        if (!bytes) {
+          try {
+            bytes = await textures(name);
+          } catch {
+            bytes = null;
+          }
+        }
+        if (!bytes) {
+          warnings.push(`texture ${name} was not found: the materials that use it are written without it`);
+          return null;
+        }
+        try {
+          const img = embeddableImage(bytes, name);
+          const stem = baseName(name).replace(/\.[^.]*$/, '') || 'texture';
+          const ext = img.mimeType.slice('image/'.length).replace('jpeg', 'jpg');
+          let uri = `${stem}.${ext}`;
+          for (let k = 2; uris.has(uri.toLowerCase()); k++) uri = `${stem}_${k}.${ext}`;
+          uris.add(uri.toLowerCase());
+          return doc.createTexture(stem).setImage(img.bytes).setMimeType(img.mimeType).setURI(uri);
+        } catch (e) {
+          warnings.push(`texture ${name} could not be written (${(e as Error).message}): the materials that use it are written without it`);
+          return null;
+        }
+      })();
+      cache.set(name, p);
+    }
+    return p;
+  };
+
+  const out: (GltfMaterial | null)[] = [];
+  for (const m of scene.materials) {
+    const mat = doc.createMaterial(m.name)
+      .setBaseColorFactor(linearFactor(m))
+      .setMetallicFactor(0)
+      .setRoughnessFactor(m.specularPower > 0 ? Math.sqrt(2 / (m.specularPower + 2)) : 1)
+      .setDoubleSided(m.doubleSided ?? true);
+    const mode = m.alphaMode ?? 'opaque';
+    mat.setAlphaMode(mode === 'mask' ? 'MASK' : mode === 'blend' ? 'BLEND' : 'OPAQUE');
+    if (mode === 'mask') mat.setAlphaCutoff(m.alphaCutoff ?? 0.5);
+    if (m.diffuseMap) {
+      const tex = await textureFor(m.diffuseMap);
+      if (tex) mat.setBaseColorTexture(tex);
+    }
+    out.push(mat);
+  }
+  return out;
+}
