@@ -1,9 +1,10 @@
 import { decodeTextureFile } from '../loaders/textures/decode.ts';
 import { decodeDxt, type BlockFormat } from '../loaders/textures/dxt.ts';
 import { DEFAULT_LIMITS, fullMipCount, type DecodeLimits, type MipLevel, type TextureImage } from '../loaders/textures/image.ts';
+import type { SceneImage } from '../model/types.ts';
 
 /**
- * Material textures: fetch, decode, upload. PNG, JPEG, BMP, GIF and WebP go through the browser's
+ * Material textures: fetch (an image embedded in the model first: withEmbeddedImages), decode, upload. PNG, JPEG, BMP, GIF and WebP go through the browser's
  * decoders; DDS and TGA through src/loaders/textures. DXT data is uploaded compressed when the device
  * has WEBGL_compressed_texture_s3tc and decoded to RGBA8 on the CPU otherwise.
  *
@@ -16,6 +17,28 @@ import { DEFAULT_LIMITS, fullMipCount, type DecodeLimits, type MipLevel, type Te
 
 /** Fetches a companion file by the name a model wrote; null when it does not exist. */
 export type CompanionSource = (name: string) => Promise<Uint8Array | null>;
+
+/**
+ * The companions of a model whose file carries images of its own (Scene.images, glTF): a name that is an
+ * embedded image's `name` (exactly, or once trimmed) gets those bytes; any other name goes to `companions`.
+ * `companions` itself when there are no images. The bytes are the scene's own (not copied): decoders only read them.
+ */
+export function withEmbeddedImages(images: readonly SceneImage[] | undefined, companions: CompanionSource): CompanionSource {
+  if (!images || images.length === 0) return companions;
+  const byName = new Map<string, Uint8Array>();
+  for (const image of images) {
+    byName.set(image.name, image.bytes);
+    if (!byName.has(image.name.trim())) byName.set(image.name.trim(), image.bytes);
+  }
+  return (name) => Promise.resolve(byName.get(name) ?? byName.get(name.trim())).then((bytes) => bytes ?? companions(name));
+}
+
+/** KTX2's 12-byte identifier («KTX 20»\r\n\x1A\n): glTF's KHR_texture_basisu images, which no decoder here reads. */
+const KTX2_MAGIC = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export function isKtx2(bytes: Uint8Array): boolean {
+  return bytes.length >= KTX2_MAGIC.length && KTX2_MAGIC.every((b, i) => bytes[i] === b);
+}
 
 /** A file ready to upload, or the reason it cannot be used. */
 type Prepared =
@@ -120,6 +143,7 @@ export function uploadMaterialTextures(
 async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits): Promise<Prepared> {
   const bytes = await companions(name).catch(() => null);
   if (!bytes) return { ok: false, reason: 'was not found next to the model' };
+  if (isKtx2(bytes)) return { ok: false, reason: 'is a KTX2 (Basis Universal) image, which skinlab cannot decode' };
   let decoded;
   try {
     decoded = decodeTextureFile(bytes, name, limits);
