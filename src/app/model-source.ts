@@ -14,6 +14,13 @@ export interface ModelSource {
   readonly read: (onProgress: (loaded: number, total: number) => void, signal: AbortSignal) => Promise<Uint8Array>;
   readonly companions: CompanionSource;
   /**
+   * A file the model needs to be read at all (a glTF's external buffers and images), by the URI as the model
+   * wrote it, under the same rules as `companions` (one file name in the model's folder; among the given
+   * files) but up to `limit` bytes. Null when there is no such file; throws a TooLargeError (message complete,
+   * naming the file) over the limit, an AbortError when `signal` aborts.
+   */
+  readonly resource: (name: string, limit: number, signal: AbortSignal) => Promise<Uint8Array | null>;
+  /**
    * Why companions were refused (too large), in words for the model's warnings; filled while the
    * companions are fetched. A source serves one load.
    */
@@ -29,7 +36,7 @@ function tooLarge(bytes: number, limit: number, what: string): string {
 }
 
 /** A file over its size limit, refused before (or while) reading it. */
-class TooLargeError extends Error {
+export class TooLargeError extends Error {
   override readonly name = 'TooLargeError';
 }
 
@@ -82,24 +89,36 @@ export function urlSource(url: string, base: string): ModelSource {
     read: (onProgress, signal) => fetchBytes(resolved.href, onProgress, signal, MAX_MODEL_BYTES, 'models'),
     notes,
     companions: async (name) => {
-      // Only the base name, relative to the model's own URL: a file never reaches outside its folder.
-      // Static servers are case-sensitive while the names in models come from case-blind Windows tools:
-      // on "not found" the other spellings are tried; any other failure ends the search.
-      const file = baseName(name);
-      if (!file) return null;
-      for (const candidate of caseVariants(file)) {
-        const href = companionUrl(candidate, resolved)?.href;
-        if (!href) return null;
-        try {
-          return await fetchBytes(href, () => {}, new AbortController().signal, MAX_COMPANION_BYTES, 'textures');
-        } catch (e) {
-          if (e instanceof TooLargeError) notes.push(`texture '${file}': ${e.message}; not loaded`);
-          if (!(e instanceof NotFoundError)) return null;
-        }
+      try {
+        return await companion(name, MAX_COMPANION_BYTES, 'textures', new AbortController().signal);
+      } catch (e) {
+        if (e instanceof TooLargeError) notes.push(`texture '${baseName(name)}': ${e.message}; not loaded`);
+        return null;
       }
-      return null;
     },
+    resource: (name, limit, signal) => companion(companionName(name), limit, 'model files', signal),
   };
+
+  /**
+   * Only the base name, relative to the model's own URL: a file never reaches outside its folder. Static
+   * servers are case-sensitive while the names in models come from case-blind Windows tools: on "not found"
+   * the other spellings are tried; a failure other than too large or cancelled ends the search with null.
+   */
+  async function companion(name: string, limit: number, what: string, signal: AbortSignal): Promise<Uint8Array | null> {
+    const file = baseName(name);
+    if (!file) return null;
+    for (const candidate of caseVariants(file)) {
+      const href = companionUrl(candidate, resolved)?.href;
+      if (!href) return null;
+      try {
+        return await fetchBytes(href, () => {}, signal, limit, what);
+      } catch (e) {
+        if (e instanceof TooLargeError || (e as Error).name === 'AbortError') throw e;
+        if (!(e instanceof NotFoundError)) return null;
+      }
+    }
+    return null;
+  }
 }
 
 export function fileSource(model: File, all: readonly File[]): ModelSource {
@@ -125,7 +144,22 @@ export function fileSource(model: File, all: readonly File[]): ModelSource {
       }
       return new Uint8Array(await f.arrayBuffer());
     },
+    resource: async (name, limit, signal) => {
+      const f = byName.get(baseName(companionName(name).trim()).toLowerCase());
+      if (!f) return null;
+      if (f.size > limit) throw new TooLargeError(`${f.name}: ${tooLarge(f.size, limit, 'model files')}`);
+      return readWithProgress(f.stream(), f.size, () => {}, signal, limit, 'model files');
+    },
   };
+}
+
+/**
+ * The file name a URI reference stands for: percent-decoded (a glTF writes "Fox%20skin.png" for the file
+ * "Fox skin.png"), query and fragment dropped. Names that are not valid percent-encoding stay as written.
+ */
+export function companionName(uri: string): string {
+  const cut = uri.search(/[?#]/);
+  return safeDecode(cut >= 0 ? uri.slice(0, cut) : uri);
 }
 
 /** The server has no file at that address (HTTP 404/410, or a single-page server's HTML fallback). */
