@@ -51,7 +51,8 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
   const picker = document.createElement('input');
   picker.type = 'file';
   picker.multiple = true;
-  picker.accept = [...MODEL_EXTENSIONS, '.png', '.jpg', '.jpeg', '.bmp', '.tga', '.dds'].join(',');
+  // Models with their companions, several at once: textures, and a .gltf's buffers (.bin) and images.
+  picker.accept = [...new Set([...MODEL_EXTENSIONS, '.gltf', '.glb', '.bin', '.png', '.jpg', '.jpeg', '.webp', '.ktx2', '.bmp', '.tga', '.dds'])].join(',');
   picker.style.display = 'none';
   document.body.appendChild(picker);
   picker.addEventListener('change', () => {
