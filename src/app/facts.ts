@@ -124,6 +124,9 @@ export class Facts {
       morphWeights: m ? Object.fromEntries(scene!.morphTargets.map((n, i) => [n, m.player.morphWeights[i]!]).filter(([, w]) => w !== 0)) : {},
       bones: bones.size,
       frames: scene?.skeleton.parents.length ?? 0,
+      /** The file's format as `inspect` names it ('x-text', 'm3d', 'gltf', 'glb', …), and the images it carries (glTF). */
+      format: scene?.format ?? null,
+      images: scene?.images?.length ?? 0,
       vertices: scene?.meshes.reduce((n, x) => n + x.vertexCount, 0) ?? 0,
       triangles: scene?.meshes.reduce((n, x) => n + x.indices.length / 3, 0) ?? 0,
       meshes: scene?.meshes.length ?? 0,
@@ -146,7 +149,7 @@ export class Facts {
       /** The orbit camera as drawn: degrees, distance in model units, target in model units. */
       camera: { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance, target: [cam.target[0], cam.target[1], cam.target[2]] },
       warnings: m?.warnings ?? [],
-      /** The last completed parse: { name, bytes, where: 'worker' | 'main', parseMs, totalMs }, or null. */
+      /** The last completed parse: { name, bytes (with its external files), resources (their count), where: 'worker' | 'main', parseMs, totalMs }, or null. */
       parse: this.lastParse(),
       renderer: ctx.renderer.rendererName,
       canvas: [ctx.canvas.width, ctx.canvas.height],
