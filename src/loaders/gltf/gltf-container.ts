@@ -164,31 +164,101 @@ function parseGltfJson(fileName: string, bytes: Uint8Array, base: number): GltfJ
 }
 
 function jsonError(fileName: string, text: string, base: number, message: string): LoadError {
-  const detail = message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '').replace(/ at line \d+ column \d+.*$/, '');
-  let line = -1;
-  let column = -1;
-  const pos = /position (\d+)/.exec(message);
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) {
-    line = Number(lc[1]);
-    column = Number(lc[2]);
-  } else if (pos) {
-    const p = Math.min(Number(pos[1]), text.length);
-    line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < p; i++) {
-      if (text.charCodeAt(i) === 10) {
-        line++;
-        lineStart = i + 1;
+  const [pos, what] = locateJsonError(text) ?? [text.length, message];
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < pos; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  const where = `${base > 0 ? 'JSON chunk ' : ''}line ${line}, column ${pos - lineStart + 1}`;
+  return new LoadError(`${fileName}: ${where}: invalid JSON: ${what}`, line, base > 0 ? base : -1);
+}
+
+/**
+ * Where JSON text first breaks the grammar (RFC 8259), and how: [character index, description], or null
+ * when it is valid. Run only after JSON.parse failed, because engines word (and place) their errors
+ * differently. Nesting is already bounded, so the recursion is too.
+ */
+function locateJsonError(s: string): [number, string] | null {
+  let i = 0;
+  const ws = () => {
+    while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++;
+  };
+  const found = () => (i < s.length ? `unexpected '${s[i]}'` : 'unexpected end of the text');
+  const value = (): [number, string] | null => {
+    ws();
+    const c = s[i];
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i++;
+      ws();
+      if (s[i] === close) {
+        i++;
+        return null;
+      }
+      for (;;) {
+        if (c === '{') {
+          ws();
+          if (s[i] !== '"') return [i, `${found()} where a property name in double quotes belongs`];
+          const e = value();
+          if (e) return e;
+          ws();
+          if (s[i] !== ':') return [i, `${found()} where ':' belongs`];
+          i++;
+        }
+        const e = value();
+        if (e) return e;
+        ws();
+        if (s[i] === ',') {
+          i++;
+          continue;
+        }
+        if (s[i] === close) {
+          i++;
+          return null;
+        }
+        return [i, `${found()} where ',' or '${close}' belongs`];
       }
     }
-    column = p - lineStart + 1;
-  } else if (/end of (JSON|data)/i.test(message)) {
-    line = text.split('\n').length;
-    column = text.length - text.lastIndexOf('\n');
-  }
-  const where = line > 0 ? (base > 0 ? `JSON chunk line ${line}, column ${column}` : `line ${line}, column ${column}`) : 'JSON';
-  return new LoadError(`${fileName}: ${where}: invalid JSON: ${detail}`, line, base > 0 ? base : -1);
+    if (c === '"') {
+      for (i++; i < s.length; i++) {
+        const d = s.charCodeAt(i);
+        if (d === 34) {
+          i++;
+          return null;
+        }
+        if (d < 0x20) return [i, 'a control character inside a string'];
+        if (d === 92) {
+          const e = s[i + 1] ?? '';
+          if (e === 'u') {
+            if (!/^[0-9a-fA-F]{4}$/.test(s.slice(i + 2, i + 6))) return [i, 'a bad \\u escape'];
+            i += 5;
+          } else if ('"\\/bfnrt'.includes(e) && e !== '') i++;
+          else return [i, `a bad escape '\\${e}'`];
+        }
+      }
+      return [i, 'a string that never ends'];
+    }
+    for (const word of ['true', 'false', 'null']) {
+      if (s.startsWith(word, i)) {
+        i += word.length;
+        return null;
+      }
+    }
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(s.slice(i, i + 400));
+    if (m && m[0] !== '' && m[0] !== '-') {
+      i += m[0].length;
+      return null;
+    }
+    return [i, `${found()} where a value belongs`];
+  };
+  const e = value();
+  if (e) return e;
+  ws();
+  return i < s.length ? [i, `${found()} after the end of the JSON value`] : null;
 }
 
 function checkAsset(fileName: string, json: GltfJson): void {
