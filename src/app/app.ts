@@ -13,6 +13,7 @@ import { FrameLoop } from './frame-loop.ts';
 import type { Stats } from './frame-stats.ts';
 import { morphCheck, skinCheck, tangentCheck } from './gpu-checks.ts';
 import type { TangentCheck } from '../render/tangent-check.ts';
+import { exportGlb, type GlbExport } from './export-glb.ts';
 import { ModelLoader, type ParseFigures } from './loader.ts';
 import type { AppView, LoadedModel } from './loaded-model.ts';
 import { urlSource, type ModelSource } from './model-source.ts';
@@ -311,6 +312,13 @@ export class App implements AppContext {
     p[0] = held ? 1 : 0;
     p[1] = x;
     p[2] = y;
+  }
+
+  /** Export .glb: the model drawn, as loaded, written as one binary glTF (export-glb.ts); nothing is downloaded here. */
+  exportGlb(): Promise<GlbExport> {
+    const m = this.current;
+    if (!m) return Promise.reject(new Error('no model is loaded'));
+    return exportGlb(m);
   }
 
   /** Re-frames the camera on the model (double-click, double tap, F key). */

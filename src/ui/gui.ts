@@ -9,6 +9,7 @@ import { formatMorph } from '../app/state.ts';
 import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
+import { mountExportGlb } from './export-glb.ts';
 import { savePicture } from './save-picture.ts';
 import { TracksPanel } from './tracks-panel.ts';
 
@@ -181,6 +182,7 @@ export class Panel {
     (this.morph as unknown as { $children: HTMLElement }).$children.appendChild(this.slotView);
     this.morph.hide();
     this.gui.add(p, 'savePicture').name('Save picture  (S)').domElement.title = 'The canvas as a PNG at its pixel size';
+    mountExportGlb(this.gui, app);
     this.copyLinkCtl = this.gui.add(p, 'copyLink').name('Copy link  (L)');
     this.copyLinkCtl.domElement.title = 'A link that reproduces this view';
     if (document.fullscreenEnabled) {

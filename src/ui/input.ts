@@ -3,6 +3,7 @@ import { fileSource } from '../app/model-source.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
+import { exportAndDownload } from './export-glb.ts';
 import { savePicture } from './save-picture.ts';
 import { PointerGestures } from './touch.ts';
 
@@ -212,6 +213,10 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'l':
       case 'L':
         hooks.copyLink();
+        break;
+      case 'x':
+      case 'X':
+        void exportAndDownload(app);
         break;
       case 'h':
       case 'H':
