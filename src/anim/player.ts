@@ -31,9 +31,10 @@
  *   controllerStep (V8 boxes a double argument of a call it does not inline). test/anim/alloc.test.ts checks it.
  * - Morph weights (constructed with morphTargetCount > 0, indexed like Scene.morphTargets): evaluate() also
  *   fills `morphWeights`. Two layers: the track layer (`morphTrackWeights`, the controller's blended clip
- *   morph tracks; targets without a track weigh 0) and the manual layer, a value per target set by hand
- *   (setMorphManual) or "from track". Final weight = the manual value where set, else the track weight while
- *   `morphTracksEnabled`, else 0. resetMorphs() puts every target back to "from track".
+ *   morph tracks; targets without a track take their rest weight, Scene.morphDefaults given to the
+ *   constructor, else 0) and the manual layer, a value per target set by hand (setMorphManual) or "from
+ *   track". Final weight = the manual value where set, else the track weight while `morphTracksEnabled`,
+ *   else the rest weight. resetMorphs() puts every target back to "from track".
  */
 
 import type { Clip, Skeleton, SkinnedMesh } from '../model/types.ts';
@@ -58,7 +59,7 @@ export class AnimPlayer {
   readonly morphWeights: Float32Array;
   /** The track layer of the last evaluate() (crossfade applied), one per morph target. Read-only for callers. */
   readonly morphTrackWeights: Float32Array;
-  /** false: targets not set by hand weigh 0 (the expression track is off). */
+  /** false: targets not set by hand take their rest weight (the expression track is off). */
   morphTracksEnabled = true;
 
   /** Playback rate; 1 is real time, negative plays backwards. */
@@ -78,9 +79,14 @@ export class AnimPlayer {
   private appliedSign = 1;
   private appliedLoop = true;
 
-  constructor(skeleton: Skeleton, clips: readonly Clip[], morphTargetCount = 0) {
+  /** `morphDefaults`: the targets' rest weights (Scene.morphDefaults); absent or short: 0. */
+  constructor(skeleton: Skeleton, clips: readonly Clip[], morphTargetCount = 0, morphDefaults?: ArrayLike<number>) {
     const targets = Math.max(0, morphTargetCount | 0);
-    this.controller = new AnimController(skeleton, clips, { tracks: PLAYER_TRACKS, morphTargetCount: targets });
+    this.controller = new AnimController(skeleton, clips, {
+      tracks: PLAYER_TRACKS,
+      morphTargetCount: targets,
+      ...(morphDefaults ? { morphDefaults } : {}),
+    });
     this.skeleton = skeleton;
     this.clips = clips;
     this.nodeCount = this.controller.nodeCount;
@@ -259,7 +265,7 @@ export class AnimPlayer {
     this.morphManualSet[target] = 0;
   }
 
-  /** Every target back on its track (or 0 while the tracks are off). */
+  /** Every target back on its track (or its rest weight while the tracks are off). */
   resetMorphs(): void {
     this.morphManual.fill(0);
     this.morphManualSet.fill(0);
@@ -279,7 +285,8 @@ export class AnimPlayer {
     const manual = this.morphManual;
     const set = this.morphManualSet;
     const enabled = this.morphTracksEnabled;
-    for (let i = 0; i < n; i++) out[i] = set[i] === 1 ? manual[i]! : enabled ? track[i]! : 0;
+    const rest = this.controller.morphDefaults;
+    for (let i = 0; i < n; i++) out[i] = set[i] === 1 ? manual[i]! : enabled ? track[i]! : rest[i]!;
   }
 
   /**

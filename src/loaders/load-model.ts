@@ -1,5 +1,6 @@
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
+import { looksLikeGltf } from './gltf/gltf-container.ts';
 import { parseM3d } from './m3d/parse-m3d.ts';
 import { readX } from './x/read-x.ts';
 import { xToScene } from './x/x-scene.ts';
@@ -14,13 +15,37 @@ import { xToScene } from './x/x-scene.ts';
 export const MAX_MODEL_BYTES = 256 * 1024 * 1024;
 
 /** File extensions the page offers in its file picker. */
-export const MODEL_EXTENSIONS = ['.x', '.m3d'] as const;
+export const MODEL_EXTENSIONS = ['.x', '.m3d', '.gltf', '.glb'] as const;
 
-export function loadModel(fileName: string, bytes: Uint8Array): Scene {
+/**
+ * Every format, glTF included: glTF is read asynchronously (its SDK and the Draco / meshopt decoders are
+ * asynchronous), the others through loadModel. `resources`: the files a .gltf names (buffers, images), keyed
+ * by the URI exactly as written in its JSON; a missing buffer is a LoadError naming it, a missing image is
+ * left to the page as a companion file.
+ */
+export async function loadModelAsync(fileName: string, bytes: Uint8Array, resources?: ReadonlyMap<string, Uint8Array>): Promise<Scene> {
+  checkSize(fileName, bytes);
+  if (looksLikeGltf(fileName, bytes)) {
+    // Loaded on first use: the glTF SDK and its extensions stay out of the way of .x and .m3d loads.
+    const { readGltf } = await import('./gltf/read-gltf.ts');
+    return readGltf(fileName, bytes, resources ?? new Map());
+  }
+  return loadModel(fileName, bytes);
+}
+
+function checkSize(fileName: string, bytes: Uint8Array): void {
   if (bytes.length > MAX_MODEL_BYTES) {
     throw new LoadError(`${fileName}: ${(bytes.length / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit`);
   }
   if (bytes.length === 0) throw new LoadError(`${fileName}: the file is empty`, 1);
+}
+
+/** .x and .m3d, synchronously; a glTF file is refused with a pointer to loadModelAsync. */
+export function loadModel(fileName: string, bytes: Uint8Array): Scene {
+  checkSize(fileName, bytes);
+  if (looksLikeGltf(fileName, bytes)) {
+    throw new LoadError(`${fileName}: glTF files are read asynchronously: load it with loadModelAsync`);
+  }
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
   if (magic === '3DMO' || magic === '3dmo') {
     throw new LoadError(`${fileName}: not a Luna .m3d: this is a binary "Model 3D" (3DMO) file, a different format that shares the extension`, -1, 0);

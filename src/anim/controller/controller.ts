@@ -33,9 +33,9 @@ import { buildPalette } from '../palette.ts';
 import { FiredRing, MarkerTable, markerSpan, passMarkers, type MarkerSink } from './markers.ts';
 import { PoseBlender } from './pose-blender.ts';
 import { BlendSpace } from './sync.ts';
-import { BLEND_VALUE, PRIORITY_BLEND, STEP, TIME, TrackControls } from './track-controls.ts';
+import { BLEND_VALUE, PRIORITY_BLEND, STEP, TIME, TrackControls, type ControllerOptions } from './track-controls.ts';
 
-export type { Priority, Transition } from './track-controls.ts';
+export type { ControllerOptions, Priority, Transition } from './track-controls.ts';
 
 /** Runs at the end of evaluate(), after localToModel; may rewrite locals and model (look-at plugs in here). */
 export interface PosePostProcess {
@@ -62,12 +62,12 @@ export class AnimController extends TrackControls implements MarkerSink {
   private readonly space: BlendSpace;
   private readonly blender: PoseBlender;
 
-  constructor(skeleton: Skeleton, clips: readonly Clip[], options: { tracks?: number; morphTargetCount?: number } = {}) {
+  constructor(skeleton: Skeleton, clips: readonly Clip[], options: ControllerOptions = {}) {
     super(skeleton, clips, options);
     const nodes = this.nodeCount;
     this.locals = new Float32Array(nodes * TRS_STRIDE);
     this.model = new Float32Array(nodes * 16);
-    this.blender = new PoseBlender(nodes, this.morphTrackWeights.length);
+    this.blender = new PoseBlender(nodes, this.morphDefaults);
     this.timeSlot = this.state.subarray(TIME, TIME + 1);
     this.markers = new MarkerTable(clips);
     this.space = new BlendSpace(this.trackCount);

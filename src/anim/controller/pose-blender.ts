@@ -9,6 +9,9 @@
  * - Active track: enabled, weight > 0, with a clip. Fast path: exactly one non-additive active track, weight
  *   1, mask -1, and low priority or priorityBlend ≥ 1: its clip is sampled straight into `locals` (the cost
  *   of a single-clip player; the general rules give the same pose). Masked tracks do not drive morph weights.
+ * - Morph rest weights: a target no active track drives takes its rest weight (`morphDefaults`, Scene.morphDefaults),
+ *   and a low group of total weight W < 1 blends from it: m = d + W · (m_avg − d). mixer.ts blends morphs
+ *   with rest 0; the rest weight is added here as (1 − W) · d.
  * - Doubles cross calls through sampleTime / mixWeight slots; nothing here allocates per call.
  */
 
@@ -38,8 +41,14 @@ export class PoseBlender {
   private readonly morphHigh: Float32Array;
   private readonly morphTotalsLow: Float64Array;
   private readonly morphTotalsHigh: Float64Array;
+  private readonly morphDefaults: Float32Array;
+  private readonly anyMorphDefault: boolean;
 
-  constructor(nodeCount: number, targetCount: number) {
+  /** `morphDefaults`: one rest weight per morph target (its length is the target count); kept, not copied. */
+  constructor(nodeCount: number, morphDefaults: Float32Array) {
+    const targetCount = morphDefaults.length;
+    this.morphDefaults = morphDefaults;
+    this.anyMorphDefault = morphDefaults.some((d) => d !== 0);
     this.highLocals = new Float32Array(nodeCount * TRS_STRIDE);
     this.totalsLow = new Float64Array(nodeCount);
     this.totalsHigh = new Float64Array(nodeCount);
@@ -72,7 +81,7 @@ export class PoseBlender {
       sampleTime[0] = tr.time[single];
       sampleClipAt(clip, tr.cursor(single), rest, locals);
       if (targets > 0) {
-        morph.fill(0);
+        morph.set(this.morphDefaults);
         sampleTime[0] = tr.time[single];
         sampleMorphTracksAt(clip.morphTracks ?? NO_MORPH_TRACKS, tr.morphCursor(single), morph);
       }
@@ -131,6 +140,7 @@ export class PoseBlender {
     }
     fillRest(locals, this.totalsLow, tr.skeleton.restLocal, nodes);
     fillMorphRest(morph, this.morphTotalsLow, targets);
+    if (this.anyMorphDefault) addMorphRest(morph, this.morphTotalsLow, this.morphDefaults, targets);
     if (anyHigh) {
       mixWeight[0] = state[blendSlot];
       overlayHigh(locals, this.highLocals, this.totalsHigh, nodes);
@@ -150,5 +160,13 @@ export class PoseBlender {
       applyAdditive(locals, tr.sampled[t], tr.pose0Of(c), tr.contrib, t * nodes, nodes);
       if (morphs) additiveMorph(morph, tr.sampledMorph[t], tr.morph0Of(c), tr.clipTargets[c], targets);
     }
+  }
+}
+
+/** After fillMorphRest (rest 0): adds (1 − W) · rest where the low group's total W is below 1. */
+function addMorphRest(morph: Float32Array, totals: Float64Array, rest: Float32Array, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const W = totals[i];
+    if (W < 1) morph[i] += (1 - W) * rest[i];
   }
 }

@@ -6,7 +6,9 @@
  *
  * Contract
  * - Owns the TrackTable, the EventPool, the SyncGroups and `state` (a Float64Array; the slots below), sized
- *   in the constructor, and allocates `morphTrackWeights` (one per morph target; evaluate() writes it). Tracks (at least 4) start disabled, without a clip, weight 1, speed 1, time 0, low
+ *   in the constructor, and allocates `morphTrackWeights` (one per morph target; evaluate() writes it) and
+ *   `morphDefaults` (each target's rest weight, options.morphDefaults or 0: the weight of a target no track
+ *   drives and the value a partial morph blend starts from). Tracks (at least 4) start disabled, without a clip, weight 1, speed 1, time 0, low
  *   priority, mask -1 (whole skeleton), not additive, no sync group, looping.
  * - Every track index is checked (RangeError naming the call); non-finite weights and speeds become 0.
  * - Nothing allocates in the setters, getters or event scheduling; setTrackClip the first time a track gets a
@@ -20,6 +22,14 @@ import { SyncGroups } from './sync.ts';
 import { TrackTable } from './tracks.ts';
 
 export type Priority = 'low' | 'high';
+
+/** Sizes of an AnimController: track count, morph target count and the targets' rest weights. */
+export interface ControllerOptions {
+  tracks?: number;
+  morphTargetCount?: number;
+  /** Per morph target, its rest weight (Scene.morphDefaults); missing entries are 0. */
+  morphDefaults?: ArrayLike<number>;
+}
 /** ease = ease-in-ease-out (smoothstep 3u² − 2u³). */
 export type Transition = 'linear' | 'ease';
 
@@ -35,13 +45,15 @@ export class TrackControls implements EventHost {
   readonly nodeCount: number;
   readonly trackCount: number;
   readonly morphTrackWeights: Float32Array;
+  /** Rest weight per morph target (Scene.morphDefaults; 0 where absent). Read-only for callers. */
+  readonly morphDefaults: Float32Array;
 
   protected readonly tracks: TrackTable;
   protected readonly events: EventPool;
   protected readonly groups: SyncGroups;
   protected readonly state = new Float64Array(4);
 
-  constructor(skeleton: Skeleton, clips: readonly Clip[], options: { tracks?: number; morphTargetCount?: number }) {
+  constructor(skeleton: Skeleton, clips: readonly Clip[], options: ControllerOptions) {
     const nodes = skeleton.parents.length;
     if (skeleton.restLocal.length !== nodes * TRS_STRIDE) {
       throw new Error(`AnimController: restLocal has ${skeleton.restLocal.length} floats, expected ${nodes * TRS_STRIDE}`);
@@ -53,6 +65,14 @@ export class TrackControls implements EventHost {
     this.nodeCount = nodes;
     this.trackCount = n;
     this.morphTrackWeights = new Float32Array(targets);
+    this.morphDefaults = new Float32Array(targets);
+    const defaults = options.morphDefaults;
+    if (defaults) {
+      for (let i = 0; i < targets && i < defaults.length; i++) {
+        const d = defaults[i]!;
+        this.morphDefaults[i] = Number.isFinite(d) ? d : 0;
+      }
+    }
     this.tracks = new TrackTable(skeleton, clips, n, targets);
     this.state[PRIORITY_BLEND] = 1;
     this.events = new EventPool(this.tracks, this.state, TIME, PRIORITY_BLEND, this);

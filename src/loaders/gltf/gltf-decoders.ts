@@ -1,0 +1,60 @@
+import type { DecoderModule } from 'draco3d';
+import { LoadError } from '../../model/errors.ts';
+import type { GltfJson } from './gltf-container.ts';
+
+/**
+ * The official decoders of the compression extensions, as gltf-transform dependencies, loaded only when a file
+ * lists the extension in `extensionsUsed` (dynamic import: the page's bundle keeps them in chunks of their own).
+ *
+ * - KHR_draco_mesh_compression: draco3d's Emscripten decoder (draco_decoder_nodejs.js, which detects its
+ *   environment). In Node it finds draco_decoder.wasm beside itself; in a browser or worker it is handed the
+ *   wasm's URL (a Vite `?url` asset) through `locateFile`. Instantiating WebAssembly needs the page's CSP to
+ *   allow 'wasm-unsafe-eval'; neither decoder uses eval or new Function.
+ * - EXT_meshopt_compression: meshoptimizer's MeshoptDecoder (its wasm is embedded in the module).
+ * Each module is created once per JS realm and reused. Failures are LoadErrors naming the extension.
+ */
+
+let draco: Promise<DecoderModule> | null = null;
+let meshopt: Promise<unknown> | null = null;
+
+const isNode = (): boolean =>
+  typeof process !== 'undefined' && typeof (process as { versions?: { node?: string } }).versions?.node === 'string';
+
+async function loadDraco(): Promise<DecoderModule> {
+  const mod = (await import('draco3d/draco_decoder_nodejs.js')) as unknown as {
+    default?: (props: Record<string, unknown>) => Promise<DecoderModule>;
+  };
+  const factory = mod.default ?? (mod as unknown as (props: Record<string, unknown>) => Promise<DecoderModule>);
+  if (isNode()) return factory({});
+  const wasmUrl = ((await import('draco3d/draco_decoder.wasm?url')) as { default: string }).default;
+  return factory({ locateFile: (): string => wasmUrl });
+}
+
+async function loadMeshopt(): Promise<unknown> {
+  const { MeshoptDecoder } = await import('meshoptimizer/decoder');
+  await MeshoptDecoder.ready;
+  return MeshoptDecoder;
+}
+
+/** The dependencies gltf-transform needs for the extensions `json` uses (empty when none). */
+export async function decoderDependencies(json: GltfJson, fileName: string): Promise<Record<string, unknown>> {
+  const used = Array.isArray(json['extensionsUsed']) ? (json['extensionsUsed'] as unknown[]) : [];
+  const deps: Record<string, unknown> = {};
+  if (used.includes('KHR_draco_mesh_compression')) {
+    try {
+      deps['draco3d.decoder'] = await (draco ??= loadDraco());
+    } catch (e) {
+      draco = null;
+      throw new LoadError(`${fileName}: KHR_draco_mesh_compression: the Draco decoder could not start (${(e as Error).message})`);
+    }
+  }
+  if (used.includes('EXT_meshopt_compression')) {
+    try {
+      deps['meshopt.decoder'] = await (meshopt ??= loadMeshopt());
+    } catch (e) {
+      meshopt = null;
+      throw new LoadError(`${fileName}: EXT_meshopt_compression: the meshopt decoder could not start (${(e as Error).message})`);
+    }
+  }
+  return deps;
+}

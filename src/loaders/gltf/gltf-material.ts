@@ -1,0 +1,164 @@
+import type { Document, Material as GltfMaterial, Texture, TextureInfo } from '@gltf-transform/core';
+import type { Material, SceneImage } from '../../model/types.ts';
+import type { GltfJson } from './gltf-container.ts';
+import type { UvTransform } from './gltf-mesh.ts';
+
+/**
+ * glTF materials and their images → Scene materials and Scene.images.
+ *
+ * - diffuse: baseColorFactor with rgb^(1/2.2), alpha as is. glTF's factor is linear, while the renderer
+ *   (glsl/lit.frag) takes `diffuse.rgb × texture.rgb` as sRGB-encoded and linearises it with pow 2.2, so the
+ *   stored factor is the one that comes out linear there. emissiveFactor likewise.
+ * - specular: the metallic-roughness model has no specular colour; a grey 0.2 · (1 − roughness) with power
+ *   2/roughness² − 2 (clamped to 1..256, the inverse of the .m3d writer's roughness) gives glossy materials a
+ *   highlight and rough ones (glTF's default roughness 1) none.
+ * - alphaMode OPAQUE/MASK/BLEND → 'opaque'/'mask'/'blend', alphaCutoff (MASK, default 0.5), doubleSided.
+ * - Textures: diffuseMap / normalMap name an image. An image inside the file (buffer view, data: URI) or an
+ *   external file found in `resources` goes into Scene.images under a unique name (external: its URI as
+ *   written; embedded: its name or `image_<i>`, with an extension from its MIME type); an external image
+ *   not in `resources` is named by its URI so the page fetches it as a companion file.
+ * - The base colour texture's `texCoord` and KHR_texture_transform (whose own texCoord wins) choose and
+ *   transform the UV set of every primitive using the material (gltf-mesh.ts bakes it).
+ * - KHR_texture_basisu (KTX2): no transcoder is bundled; the material still names the KTX2 image (the page
+ *   draws a checker) and one warning says so. Other material extensions: one warning naming them.
+ * Primitives without a material use a white, opaque, single-sided default, added on first use.
+ */
+
+export interface MaterialSet {
+  readonly materials: Material[];
+  readonly images: SceneImage[];
+  /** Scene material index of a glTF material (null: the default material). */
+  indexOf(material: GltfMaterial | null): number;
+  uvSet(material: GltfMaterial | null): number;
+  uvTransform(material: GltfMaterial | null): UvTransform | null;
+}
+
+const MIME_EXT: Readonly<Record<string, string>> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/webp': '.webp',
+  'image/ktx2': '.ktx2',
+  'image/avif': '.avif',
+};
+
+const toSrgb = (c: number): number => Math.pow(Math.max(0, c), 1 / 2.2);
+
+export function buildMaterials(doc: Document, json: GltfJson, resources: ReadonlyMap<string, Uint8Array>, warnings: string[]): MaterialSet {
+  const root = doc.getRoot();
+  const textures = root.listTextures();
+  const jsonImages = Array.isArray(json['images']) ? (json['images'] as unknown[]) : [];
+  const images: SceneImage[] = [];
+  const imageNames = new Map<Texture, string>();
+  const usedNames = new Set<string>();
+  for (const img of jsonImages) {
+    const uri = (img as Record<string, unknown> | null)?.['uri'];
+    if (typeof uri === 'string' && !/^data:/i.test(uri)) usedNames.add(uri);
+  }
+  let ktx2 = 0;
+
+  const imageName = (tex: Texture | null): string | null => {
+    if (!tex) return null;
+    const known = imageNames.get(tex);
+    if (known !== undefined) return known;
+    const i = textures.indexOf(tex);
+    const def = jsonImages[i] as Record<string, unknown> | undefined;
+    const uri = def?.['uri'];
+    const mime = tex.getMimeType() || (typeof def?.['mimeType'] === 'string' ? (def['mimeType'] as string) : '');
+    if (mime === 'image/ktx2') ktx2++;
+    let name: string;
+    if (typeof uri === 'string' && !/^data:/i.test(uri)) {
+      name = uri;
+      const bytes = resources.get(uri);
+      if (bytes && bytes.length > 0) images.push({ name, mimeType: mime, bytes });
+    } else {
+      const ext = MIME_EXT[mime] ?? '';
+      let base = (tex.getName() || `image_${i}`).replace(/[\\/]/g, '_');
+      if (ext && !base.toLowerCase().endsWith(ext)) base += ext;
+      name = base;
+      for (let k = 2; usedNames.has(name); k++) name = base.replace(/(\.[^.]*)?$/, `-${k}$1`);
+      usedNames.add(name);
+      const bytes = tex.getImage();
+      if (bytes && bytes.length > 0) images.push({ name, mimeType: mime, bytes });
+    }
+    imageNames.set(tex, name);
+    return name;
+  };
+
+  const list = root.listMaterials();
+  const index = new Map<GltfMaterial, number>();
+  const materials: Material[] = [];
+  const otherExtensions = new Set<string>();
+  list.forEach((m, i) => {
+    index.set(m, i);
+    for (const e of m.listExtensions()) otherExtensions.add(e.extensionName);
+    const f = m.getBaseColorFactor();
+    const e = m.getEmissiveFactor();
+    const r = Math.min(1, Math.max(0.02, m.getRoughnessFactor()));
+    const mode = m.getAlphaMode();
+    const alphaMode = mode === 'MASK' ? 'mask' : mode === 'BLEND' ? 'blend' : 'opaque';
+    const spec = 0.2 * (1 - r);
+    materials.push({
+      name: m.getName() || `material_${i}`,
+      diffuse: [toSrgb(f[0]), toSrgb(f[1]), toSrgb(f[2]), f[3]],
+      specular: [spec, spec, spec],
+      specularPower: Math.min(256, Math.max(1, 2 / (r * r) - 2)),
+      emissive: [toSrgb(e[0]), toSrgb(e[1]), toSrgb(e[2])],
+      diffuseMap: imageName(m.getBaseColorTexture()),
+      normalMap: imageName(m.getNormalTexture()),
+      alphaMode,
+      ...(alphaMode === 'mask' ? { alphaCutoff: m.getAlphaCutoff() } : {}),
+      doubleSided: m.getDoubleSided(),
+    });
+  });
+  if (otherExtensions.size > 0) {
+    warnings.push(`material extensions not rendered (base colour, alpha and normal map only): ${[...otherExtensions].sort().join(', ')}`);
+  }
+  if (ktx2 > 0) {
+    warnings.push(`${ktx2} KTX2 texture${ktx2 === 1 ? '' : 's'} (KHR_texture_basisu): no KTX2 transcoder is included, drawn as a checker`);
+  }
+
+  let defaultIndex = -1;
+  const transformOf = (info: TextureInfo | null): { texCoord: number | null; t: UvTransform } | null => {
+    const ext = info?.getExtension('KHR_texture_transform') as
+      | { getOffset(): number[]; getRotation(): number; getScale(): number[]; getTexCoord(): number | null }
+      | null
+      | undefined;
+    if (!ext) return null;
+    const o = ext.getOffset();
+    const s = ext.getScale();
+    return { texCoord: ext.getTexCoord(), t: { offset: [o[0] ?? 0, o[1] ?? 0], rotation: ext.getRotation(), scale: [s[0] ?? 1, s[1] ?? 1] } };
+  };
+  return {
+    materials,
+    images,
+    indexOf(material) {
+      const i = material ? index.get(material) : undefined;
+      if (i !== undefined) return i;
+      if (defaultIndex < 0) {
+        defaultIndex = materials.length;
+        materials.push({
+          name: 'default',
+          diffuse: [1, 1, 1, 1],
+          specular: [0, 0, 0],
+          specularPower: 1,
+          emissive: [0, 0, 0],
+          diffuseMap: null,
+          normalMap: null,
+          alphaMode: 'opaque',
+          doubleSided: false,
+        });
+      }
+      return defaultIndex;
+    },
+    uvSet(material) {
+      if (!material || !material.getBaseColorTexture()) return 0;
+      const info = material.getBaseColorTextureInfo();
+      const tt = transformOf(info);
+      return tt?.texCoord ?? info?.getTexCoord() ?? 0;
+    },
+    uvTransform(material) {
+      if (!material || !material.getBaseColorTexture()) return null;
+      return transformOf(material.getBaseColorTextureInfo())?.t ?? null;
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import type { Primitive } from '@gltf-transform/core';
+import { LoadError } from '../../model/errors.ts';
+import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
+
+/**
+ * One glTF primitive → the vertex and triangle arrays of a SkinnedMesh (skin and morphs: gltf-skin.ts,
+ * gltf-morph.ts). glTF shares skinlab's conventions (right-handed, +Y up, CCW front faces, UV origin top-left),
+ * so nothing is mirrored or flipped.
+ *
+ * - Triangles: TRIANGLES as they are; TRIANGLE_STRIP (triangle i = i, i+1+(i&1), i+2−(i&1), keeping every
+ *   triangle's winding) and TRIANGLE_FAN (i+1, i+2, 0) converted; indexed or not. POINTS and LINES modes
+ *   return null (the caller skips them with one warning).
+ * - NORMAL absent: smooth normals, the area-weighted sum of the face normals around each vertex index
+ *   (vertices the file splits stay split). TANGENT (xyz, w = ±1) kept when present.
+ * - UVs: the TEXCOORD set the material's base colour texture reads, with its KHR_texture_transform baked in
+ *   (u' = sx·cosθ·u + sy·sinθ·v + ox, v' = −sx·sinθ·u + sy·cosθ·v + oy: offset · rotation · scale).
+ * Every index is checked against the vertex count (LoadError naming `where`).
+ */
+
+export interface UvTransform {
+  readonly offset: readonly [number, number];
+  readonly rotation: number;
+  readonly scale: readonly [number, number];
+}
+
+export interface PrimitiveGeometry {
+  readonly vertexCount: number;
+  readonly positions: Float32Array;
+  readonly normals: Float32Array;
+  readonly tangents: Float32Array | null;
+  readonly uvs: Float32Array | null;
+  readonly indices: Uint32Array;
+  /** True when the file had no NORMAL and they were computed. */
+  readonly computedNormals: boolean;
+}
+
+export const MODE_TRIANGLES = 4;
+export const MODE_TRIANGLE_STRIP = 5;
+export const MODE_TRIANGLE_FAN = 6;
+
+/** Null for POINTS / LINES / LINE_LOOP / LINE_STRIP. */
+export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTransform | null, where: string): PrimitiveGeometry | null {
+  const mode = prim.getMode();
+  if (mode !== MODE_TRIANGLES && mode !== MODE_TRIANGLE_STRIP && mode !== MODE_TRIANGLE_FAN) return null;
+  const posAccessor = prim.getAttribute('POSITION');
+  if (!posAccessor) throw new LoadError(`${where}: the primitive has no POSITION attribute`);
+  const positions = readFloats(posAccessor, `${where}: POSITION`, 3);
+  const vertexCount = positions.length / 3;
+
+  const indexAccessor = prim.getIndices();
+  const raw = indexAccessor ? readUints(indexAccessor, `${where}: indices`) : null;
+  const indices = triangulate(raw, vertexCount, mode);
+  for (let i = 0; i < indices.length; i++) {
+    if (indices[i]! >= vertexCount) {
+      throw new LoadError(`${where}: index ${indices[i]} at position ${i} is outside the primitive's ${vertexCount} vertices`);
+    }
+  }
+
+  const normalAccessor = prim.getAttribute('NORMAL');
+  let normals: Float32Array;
+  let computedNormals = false;
+  if (normalAccessor) {
+    normals = readFloats(normalAccessor, `${where}: NORMAL`, 3);
+    checkCount(normals.length / 3, vertexCount, `${where}: NORMAL`);
+  } else {
+    normals = smoothNormals(positions, indices, vertexCount);
+    computedNormals = true;
+  }
+  const tangentAccessor = prim.getAttribute('TANGENT');
+  let tangents: Float32Array | null = null;
+  if (tangentAccessor && tangentAccessor.getElementSize() === 4) {
+    tangents = readFloats(tangentAccessor, `${where}: TANGENT`, 4);
+    checkCount(tangents.length / 4, vertexCount, `${where}: TANGENT`);
+    for (let v = 3; v < tangents.length; v += 4) tangents[v] = tangents[v]! < 0 ? -1 : 1;
+  }
+  const uvAccessor = prim.getAttribute(`TEXCOORD_${uvSet}`);
+  let uvs: Float32Array | null = null;
+  if (uvAccessor) {
+    uvs = readFloats(uvAccessor, `${where}: TEXCOORD_${uvSet}`, 2);
+    checkCount(uvs.length / 2, vertexCount, `${where}: TEXCOORD_${uvSet}`);
+    if (uvTransform) transformUvs(uvs, uvTransform);
+  }
+  return { vertexCount, positions, normals, tangents, uvs, indices, computedNormals };
+}
+
+function checkCount(n: number, vertexCount: number, where: string): void {
+  if (n !== vertexCount) throw new LoadError(`${where}: ${n} elements, but POSITION has ${vertexCount}`);
+}
+
+/** Triangle list (3 indices per triangle) of a TRIANGLES, TRIANGLE_STRIP or TRIANGLE_FAN primitive. */
+export function triangulate(raw: Uint32Array | null, vertexCount: number, mode: number): Uint32Array {
+  const n = raw ? raw.length : vertexCount;
+  const at = raw ? (i: number): number => raw[i]! : (i: number): number => i;
+  if (mode === MODE_TRIANGLES) {
+    const count = n - (n % 3);
+    if (raw) return count === n ? raw : raw.slice(0, count);
+    const out = new Uint32Array(count);
+    for (let i = 0; i < count; i++) out[i] = i;
+    return out;
+  }
+  const tris = Math.max(0, n - 2);
+  const out = new Uint32Array(tris * 3);
+  for (let i = 0; i < tris; i++) {
+    if (mode === MODE_TRIANGLE_STRIP) {
+      const odd = i & 1;
+      out[i * 3] = at(i);
+      out[i * 3 + 1] = at(i + 1 + odd);
+      out[i * 3 + 2] = at(i + 2 - odd);
+    } else {
+      out[i * 3] = at(i + 1);
+      out[i * 3 + 1] = at(i + 2);
+      out[i * 3 + 2] = at(0);
+    }
+  }
+  return out;
+}
+
+/** Area-weighted vertex normals of an indexed triangle list; a vertex on no usable triangle gets +Y. */
+export function smoothNormals(positions: Float32Array, indices: Uint32Array, vertexCount: number): Float32Array {
+  const acc = new Float64Array(vertexCount * 3);
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3;
+    const b = indices[t + 1]! * 3;
+    const c = indices[t + 2]! * 3;
+    const e1x = positions[b]! - positions[a]!, e1y = positions[b + 1]! - positions[a + 1]!, e1z = positions[b + 2]! - positions[a + 2]!;
+    const e2x = positions[c]! - positions[a]!, e2y = positions[c + 1]! - positions[a + 1]!, e2z = positions[c + 2]! - positions[a + 2]!;
+    const nx = e1y * e2z - e1z * e2y;
+    const ny = e1z * e2x - e1x * e2z;
+    const nz = e1x * e2y - e1y * e2x;
+    acc[a] += nx;
+    acc[a + 1] += ny;
+    acc[a + 2] += nz;
+    acc[b] += nx;
+    acc[b + 1] += ny;
+    acc[b + 2] += nz;
+    acc[c] += nx;
+    acc[c + 1] += ny;
+    acc[c + 2] += nz;
+  }
+  const out = new Float32Array(vertexCount * 3);
+  for (let v = 0; v < vertexCount * 3; v += 3) {
+    const len = Math.hypot(acc[v]!, acc[v + 1]!, acc[v + 2]!);
+    if (len > 0 && Number.isFinite(len)) {
+      out[v] = acc[v]! / len;
+      out[v + 1] = acc[v + 1]! / len;
+      out[v + 2] = acc[v + 2]! / len;
+    } else out[v + 1] = 1;
+  }
+  return out;
+}
+
+/** KHR_texture_transform, in place: uv ← offset + rotation(θ) · scale · uv. */
+export function transformUvs(uvs: Float32Array, t: UvTransform): void {
+  const c = Math.cos(t.rotation);
+  const s = Math.sin(t.rotation);
+  const [sx, sy] = t.scale;
+  const [ox, oy] = t.offset;
+  const m00 = c * sx, m01 = s * sy, m10 = -s * sx, m11 = c * sy;
+  for (let i = 0; i < uvs.length; i += 2) {
+    const u = uvs[i]!;
+    const v = uvs[i + 1]!;
+    uvs[i] = m00 * u + m01 * v + ox;
+    uvs[i + 1] = m10 * u + m11 * v + oy;
+  }
+}
+
+/** Vertex count a primitive declares through POSITION (0 without it). */
+export function primitiveVertexCount(prim: Primitive): number {
+  return elementCount(prim.getAttribute('POSITION'));
+}

@@ -1,0 +1,113 @@
+import type { Primitive, Skin } from '@gltf-transform/core';
+import type { MorphDeltas, SkinnedMesh } from '../../model/types.ts';
+import type { MaterialSet } from './gltf-material.ts';
+import { readGeometry, type PrimitiveGeometry } from './gltf-mesh.ts';
+import { primitiveDeltas, type MorphTable } from './gltf-morph.ts';
+import type { GltfSkeleton } from './gltf-nodes.ts';
+import { readInfluences, rigidInfluences, rigidPalette, skinPalette, type Influences, type Palette } from './gltf-skin.ts';
+
+/**
+ * The meshes placed by the skeleton's nodes → SkinnedMeshes, one per (node, triangle primitive), named after
+ * the mesh (else the node), `_<k>` per primitive when there are several, made unique.
+ *
+ * - Skinned (the node has a skin and the primitive JOINTS_0/WEIGHTS_0): vertices as the file gives them (bind
+ *   space); the palette is the skin's (shared by every mesh of that skin); the node's own transform is ignored,
+ *   as glTF 2.0 §3.7.3 says.
+ * - Rigid (no skin): one palette slot, the node, identity inverse bind, weight 1, `skinned: false`; vertices in
+ *   the node's space, so the mesh follows the node and its animated ancestors.
+ * - A mesh placed by several nodes gives one SkinnedMesh per node; they share the vertex arrays.
+ * One warning each, with counts: point and line primitives skipped; primitives without normals (smooth normals
+ * computed, area-weighted per vertex index); vertices with more than 4 influences (4 largest kept, renormalised).
+ */
+
+export interface MeshInputs {
+  readonly fileName: string;
+  readonly skeleton: GltfSkeleton;
+  readonly materials: MaterialSet;
+  readonly morph: MorphTable;
+  readonly warnings: string[];
+}
+
+export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: MeshInputs): SkinnedMesh[] {
+  const geometry = new Map<Primitive, PrimitiveGeometry | null>();
+  const influences = new Map<Primitive, Map<Skin, Influences | null>>();
+  const palettes = new Map<Skin, Palette>();
+  const meshes: SkinnedMesh[] = [];
+  const usedNames = new Set<string>();
+  let skippedModes = 0;
+  let noNormals = 0;
+  let overflow = 0;
+  const total = morph.names.length;
+  const indexOf = (n: import('@gltf-transform/core').Node): number => skeleton.indexOf.get(n)!;
+
+  for (let nodeIndex = 0; nodeIndex < skeleton.nodes.length; nodeIndex++) {
+    const node = skeleton.nodes[nodeIndex]!;
+    const mesh = node.getMesh();
+    if (!mesh) continue;
+    const skin = node.getSkin();
+    const prims = mesh.listPrimitives();
+    const baseName = mesh.getName() || skeleton.names[nodeIndex]!;
+    const targets = morph.base.get(nodeIndex);
+    prims.forEach((prim, p) => {
+      const where = `${fileName}: mesh "${baseName}" primitive ${p}`;
+      const material = prim.getMaterial();
+      let geo = geometry.get(prim);
+      if (geo === undefined) {
+        geo = readGeometry(prim, materials.uvSet(material), materials.uvTransform(material), where);
+        geometry.set(prim, geo);
+        if (geo === null) skippedModes++;
+        else if (geo.computedNormals) noNormals++;
+      }
+      if (geo === null) return;
+      let inf: Influences | null = null;
+      let palette: Palette;
+      if (skin && prim.getAttribute('JOINTS_0') && prim.getAttribute('WEIGHTS_0')) {
+        let perSkin = influences.get(prim);
+        if (!perSkin) influences.set(prim, (perSkin = new Map()));
+        inf = perSkin.get(skin) ?? null;
+        if (!perSkin.has(skin)) {
+          inf = readInfluences(prim, geo.vertexCount, skin.listJoints().length, where);
+          perSkin.set(skin, inf);
+          if (inf) overflow += inf.overflow;
+        }
+        let pal = palettes.get(skin);
+        if (!pal) palettes.set(skin, (pal = skinPalette(skin, indexOf, `${fileName}: skin "${skin.getName()}"`)));
+        palette = pal;
+      }
+      const skinned = inf !== null;
+      if (!skinned) {
+        inf = rigidInfluences(geo.vertexCount);
+        palette = rigidPalette(nodeIndex);
+      }
+      const base = prims.length > 1 ? `${baseName}_${p}` : baseName;
+      let name = base;
+      for (let k = 2; usedNames.has(name); k++) name = `${base}-${k}`;
+      usedNames.add(name);
+      let morphs: MorphDeltas[] | null = null;
+      if (targets) morphs = primitiveDeltas(prim, geo.vertexCount, targets.start, total, where);
+      meshes.push({
+        name,
+        vertexCount: geo.vertexCount,
+        positions: geo.positions,
+        normals: geo.normals,
+        tangents: geo.tangents,
+        uvs: geo.uvs,
+        joints: inf!.joints,
+        weights: inf!.weights,
+        maxInfluences: inf!.maxInfluences,
+        indices: geo.indices,
+        subsets: [{ material: materials.indexOf(material), start: 0, count: geo.indices.length / 3 }],
+        bones: palette!.bones,
+        invBind: palette!.invBind,
+        skinned,
+        ...(morphs ? { morphs } : {}),
+      });
+    });
+  }
+  if (skippedModes > 0) warnings.push(`${skippedModes} point or line primitive${skippedModes === 1 ? '' : 's'} skipped (skinlab draws triangles)`);
+  if (noNormals > 0) warnings.push(`${noNormals} primitive${noNormals === 1 ? ' has' : 's have'} no normals: smooth normals computed (area-weighted, per vertex)`);
+  if (overflow > 0) {
+    warnings.push(`${overflow} ${overflow === 1 ? 'vertex has' : 'vertices have'} more than 4 bone influences (JOINTS_1/WEIGHTS_1): the 4 largest kept, renormalised`);
+  }
+  return meshes;
+}
