@@ -1,17 +1,22 @@
-import type { Scene } from '../model/types.ts';
+import type { Scene, SkinnedMesh } from '../model/types.ts';
 import { computeBounds } from './bounds.ts';
+import { applyMorphs } from './morph.ts';
 import type { AnimPlayer } from './player.ts';
 import { skinMesh } from './software-skin.ts';
 
 /**
  * Model-space bounds of a scene's meshes, CPU-skinned in the player's current pose (the caller has run
- * `player.evaluate()`). Owns one palette and one skinned copy per mesh, sized at construction; measure()
- * allocates nothing. Used for camera framing and `inspect --t`.
+ * `player.evaluate()`). Meshes with morph deltas are morphed first with the player's `morphWeights` (when
+ * the player was built with the scene's morph targets). Owns one palette and one skinned copy per mesh (and,
+ * for morphed meshes, a view of the mesh over that copy), sized at construction; measure() allocates
+ * nothing. Used for camera framing and `inspect --t`.
  */
 export class PosedBounds {
   private readonly palettes: Float32Array[];
   private readonly positions: Float32Array[];
   private readonly normals: Float32Array[];
+  /** Per mesh: the mesh with its positions/normals replaced by the copy above (morphed meshes only). */
+  private readonly morphed: (SkinnedMesh | null)[];
   private readonly min = new Float64Array(3);
   private readonly max = new Float64Array(3);
 
@@ -19,6 +24,9 @@ export class PosedBounds {
     this.palettes = scene.meshes.map((m) => new Float32Array(m.bones.length * 16));
     this.positions = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
     this.normals = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
+    this.morphed = scene.meshes.map((m, i) =>
+      m.morphs && m.morphs.some((d) => d.vertices.length > 0) ? { ...m, positions: this.positions[i]!, normals: this.normals[i]! } : null,
+    );
   }
 
   /** Writes the union of every skinned mesh's box into outMin/outMax (+/-Infinity when there are no vertices). */
@@ -28,11 +36,19 @@ export class PosedBounds {
       outMax[k] = -Infinity;
     }
     const meshes = this.scene.meshes;
+    const weights = player.morphWeights;
     for (let i = 0; i < meshes.length; i++) {
       const m = meshes[i]!;
       if (m.vertexCount === 0) continue;
       player.writePalette(m, this.palettes[i]!, 0);
-      skinMesh(m, this.palettes[i]!, this.positions[i]!, this.normals[i]!);
+      const morphed = weights.length > 0 ? this.morphed[i] : null;
+      if (morphed) {
+        // Morph into the copy, then skin the copy in place (skinMesh reads each vertex before writing it).
+        applyMorphs(m, weights, this.positions[i]!, this.normals[i]!);
+        skinMesh(morphed, this.palettes[i]!, this.positions[i]!, this.normals[i]!);
+      } else {
+        skinMesh(m, this.palettes[i]!, this.positions[i]!, this.normals[i]!);
+      }
       computeBounds(this.positions[i]!, this.min, this.max);
       for (let k = 0; k < 3; k++) {
         if (this.min[k]! < outMin[k]!) outMin[k] = this.min[k]!;
