@@ -1,4 +1,3 @@
-import validator from 'gltf-validator';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportGltf } from '../../src/export/export-gltf.ts';
@@ -9,6 +8,7 @@ import { loadModel } from '../../src/loaders/load-model.ts';
 import type { Scene } from '../../src/model/types.ts';
 import { corpusBytes, CORPUS_DIR, describeCorpus } from '../corpus.ts';
 import { texturesBeside } from './pose-bounds.ts';
+import { validateBytes, type ValidatorReport } from './validator.ts';
 
 /**
  * Exported files pass Khronos's glTF-Validator with 0 errors (generated built-ins and corpus files:
@@ -20,10 +20,6 @@ import { texturesBeside } from './pose-bounds.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-interface Report {
-  issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; pointer?: string; severity: number }[] };
-}
-
 function glbJson(glb: Uint8Array): Json {
   const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
   expect(view.getUint32(0, true)).toBe(0x46546c67);
@@ -31,11 +27,11 @@ function glbJson(glb: Uint8Array): Json {
   return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + length)));
 }
 
-async function exportGlb(scene: Scene, textures: (name: string) => Promise<Uint8Array | null> = async () => null): Promise<{ glb: Uint8Array; json: Json; warnings: string[]; report: Report }> {
+async function exportGlb(scene: Scene, textures: (name: string) => Promise<Uint8Array | null> = async () => null): Promise<{ glb: Uint8Array; json: Json; warnings: string[]; report: ValidatorReport }> {
   const { files, warnings } = await exportGltf(scene, { binary: true, textures, fileName: `${scene.name}.glb` });
   expect([...files.keys()]).toEqual([`${scene.name}.glb`]);
   const glb = files.get(`${scene.name}.glb`)!;
-  const report = (await validator.validateBytes(glb, { maxIssues: 50 })) as Report;
+  const report = (await validateBytes(glb, { maxIssues: 50 })) as ValidatorReport;
   const errors = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''} ${m.message}`);
   expect(errors).toEqual([]);
   expect(report.issues.numErrors).toBe(0);
@@ -145,13 +141,13 @@ describeCorpus('exported corpus files pass the Khronos validator', () => {
     const json = JSON.parse(new TextDecoder().decode(files.get('tiny.gltf')));
     expect(json.buffers).toEqual([expect.objectContaining({ uri: 'tiny.bin' })]);
     expect(json.images[0].uri).toMatch(/^data:image\/png;base64,/);
-    const report = (await validator.validateBytes(files.get('tiny.gltf')!, {
+    const report = (await validateBytes(files.get('tiny.gltf')!, {
       externalResourceFunction: async (uri: string) => {
         const bytes = files.get(uri);
         if (!bytes) throw new Error(`no ${uri}`);
         return bytes;
       },
-    })) as Report;
+    })) as ValidatorReport;
     expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { mat4, quat, vec3 } from 'gl-matrix';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { matrixAsTrs } from '../../src/export/trs.ts';
 import { loadModel } from '../../src/loaders/load-model.ts';
 import { readX } from '../../src/loaders/x/read-x.ts';
