@@ -60,7 +60,7 @@ export function checkAnimations(ctx: CheckContext, layout: Layout): void {
       const channel = channels[c];
       if (!isObj(channel)) ctx.fail(cptr, 'is not an object');
       const s = channel['sampler'];
-      ctx.index(s, `${cptr}/sampler`, 'samplers of this animation', samplers.length);
+      ctx.index(s, `${cptr}/sampler`, 'samplers', samplers.length, 'the animation');
       const target = ctx.obj(channel, 'target', cptr);
       if (!target) ctx.fail(`${cptr}/target`, 'is missing');
       const path = target['path'];

@@ -100,11 +100,11 @@ export class CheckContext {
     return v;
   }
 
-  /** Checks that `v` (at `ptr`) is an index into the top-level array `kind` of `count` entries. */
-  index(v: unknown, ptr: string, kind: string, count: number): number {
+  /** Checks that `v` (at `ptr`) is an index into the array `kind` of `count` entries that `owner` holds. */
+  index(v: unknown, ptr: string, kind: string, count: number, owner = 'the file'): number {
     if (typeof v !== 'number' || !Number.isInteger(v)) this.fail(ptr, `is ${show(v)}, not an index into ${kind}`);
     if (v < 0 || v >= count) {
-      this.fail(ptr, `${kind.replace(/s$/, '')} ${v} does not exist (the file has ${count} ${kind})`);
+      this.fail(ptr, `${kind === 'meshes' ? 'mesh' : kind.replace(/s$/, '')} ${v} does not exist (${owner} has ${count} ${kind})`);
     }
     return v;
   }
