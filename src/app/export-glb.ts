@@ -1,4 +1,3 @@
-import { exportGltf } from '../export/export-gltf.ts';
 import type { LoadedModel } from './loaded-model.ts';
 import { companionsOf } from './model-companions.ts';
 import { modelStem } from './record-plan.ts';
@@ -28,6 +27,8 @@ export function glbName(model: LoadedModel): string {
 export async function exportGlb(model: LoadedModel): Promise<GlbExport> {
   const name = glbName(model);
   const companions = companionsOf(model.scene);
+  // Loaded on first use: the glTF SDK stays out of the page's start-up bundle.
+  const { exportGltf } = await import('../export/export-gltf.ts');
   const { files, warnings } = await exportGltf(model.scene, {
     binary: true,
     textures: (texture) => companions(texture).catch(() => null),

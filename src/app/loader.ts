@@ -11,9 +11,13 @@ import { animatedFraming } from './framing.ts';
 import type { LoadedModel, AppView } from './loaded-model.ts';
 import type { ModelSource } from './model-source.ts';
 import { parseModel, type ParseResult } from './parse-client.ts';
+import { withEmbeddedImages } from '../gpu/textures.ts';
+import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/gltf-container.ts';
+import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
+import { rememberCompanions } from './model-companions.ts';
 
 /**
- * Loading and cancelling: reads a source's bytes with progress, parses them in the worker, prepares the
+ * Loading and cancelling: reads a source's bytes (and a glTF's external files) with progress, parses them in the worker, prepares the
  * GPU state and hands the complete model to the host (`adopt`). Owns the load sequence (a newer load
  * supersedes an older one still in flight), the abort controller and the last parse's figures. It never
  * makes a model current itself and never touches the running model, the state or the frame loop: a
@@ -39,7 +43,10 @@ export interface LoadHost {
 /** The last completed parse (info().parse). */
 export interface ParseFigures {
   name: string;
+  /** The model file's bytes and its external files' (a glTF's buffers and images). */
   bytes: number;
+  /** External files read with it (0 for formats that have none). */
+  resources: number;
   where: ParseResult['where'];
   parseMs: number;
   totalMs: number;
@@ -73,23 +80,39 @@ export class ModelLoader {
         if (seq === this.seq) view.progress(`Loading ${source.name}… ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''}`, total ? loaded / total : undefined);
       }, abort.signal);
       if (seq !== this.seq) return false;
-      // Parsed in a worker: the page keeps drawing; the bar is indeterminate (the parsers report no progress).
-      const size = formatBytes(bytes.length);
-      const byteCount = bytes.length;
-      const parsed = await parseModel(source.name, bytes, abort.signal, (ms) => {
-        if (seq === this.seq) view.progress(`Parsing ${source.name}… (${size}) ${(ms / 1000).toFixed(1)} s`);
+      // A glTF's external buffers and images, fetched beside it before the parse (the worker cannot ask for them).
+      const resources = await fetchResources(source, bytes, abort.signal, (text, share) => {
+        if (seq === this.seq) view.progress(text, share);
       });
+      if (seq !== this.seq) return false;
+      // Parsed in a worker: the page keeps drawing; the bar is indeterminate (the parsers report no progress).
+      let byteCount = bytes.length;
+      for (const r of resources.values()) byteCount += r.length;
+      const resourceCount = resources.size;
+      const size = formatBytes(byteCount);
+      const parsed = await parseModel(
+        source.name,
+        bytes,
+        abort.signal,
+        (ms) => {
+          if (seq === this.seq) view.progress(`Parsing ${source.name}… (${size}) ${(ms / 1000).toFixed(1)} s`);
+        },
+        resources,
+      );
       if (seq !== this.seq) return false;
       const builtin = findBuiltin(id);
       // A built-in authored Z-up is stood upright as its sample program does (model/orient.ts).
       const scene = builtin?.orient ? orientScene(parsed.scene, builtin.orient) : parsed.scene;
-      this.lastParse = { name: source.name, bytes: byteCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
+      this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
       const framing = animatedFraming(scene);
       const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length);
       addFootstepKeys(player.controller, scene);
       view.progress(`Preparing ${source.name} for the GPU…`);
-      gpu = await ModelGpu.create(host.gl, scene, source.companions, framing, warnings);
+      // Images the file carries (glTF) are used before any companion file of the same name.
+      const companions = withEmbeddedImages(scene.images, source.companions);
+      rememberCompanions(scene, companions);
+      gpu = await ModelGpu.create(host.gl, scene, companions, framing, warnings);
       for (const note of source.notes) if (!warnings.includes(note)) warnings.push(note);
       if (seq !== this.seq) {
         gpu.dispose();
@@ -137,6 +160,46 @@ export class ModelLoader {
     // During a context restore the state goes back to ready when the restored frame is drawn.
     if (this.host.hasModel && !this.host.restoring) document.documentElement.dataset.state = 'ready';
   }
+}
+
+/**
+ * The external files a glTF names (buffers, then images), read through the source's companion rules and keyed
+ * by the URI exactly as written; empty for other formats and for a glTF that names none. A file that is not
+ * there is left out: the reader then names the missing buffer and its JSON pointer, and a missing image becomes
+ * a checker and a warning. A file over the size limit fails the load with its name. The JSON is read here only
+ * to list the URIs; a container the reader will reject is left to its error.
+ */
+async function fetchResources(
+  source: ModelSource,
+  bytes: Uint8Array,
+  signal: AbortSignal,
+  progress: (text: string, share?: number) => void,
+): Promise<Map<string, Uint8Array>> {
+  const resources = new Map<string, Uint8Array>();
+  if (!looksLikeGltf(source.name, bytes)) return resources;
+  let uris: string[];
+  try {
+    const { buffers, images } = externalUris(readGltfContainer(source.name, bytes).json);
+    uris = [...new Set([...buffers, ...images])];
+  } catch {
+    return resources;
+  }
+  let done = 0;
+  let loaded = 0;
+  const report = (): void => progress(`Loading the files ${source.name} refers to… ${done} of ${uris.length} (${formatBytes(loaded)})`, uris.length ? done / uris.length : undefined);
+  report();
+  await Promise.all(
+    uris.map(async (uri) => {
+      const data = await source.resource(uri, MAX_MODEL_BYTES, signal);
+      if (data) {
+        resources.set(uri, data);
+        loaded += data.length;
+      }
+      done++;
+      report();
+    }),
+  );
+  return resources;
 }
 
 export function formatBytes(n: number): string {

@@ -1,10 +1,10 @@
-import { loadModel } from '../loaders/load-model.ts';
+import { loadModelAsync } from '../loaders/load-model.ts';
 import type { Scene } from '../model/types.ts';
-import { errorFromFields, ownedBytes, type ParseReply } from './parse-protocol.ts';
+import { errorFromFields, ownedBytes, type ParseReply, type ParseRequest } from './parse-protocol.ts';
 
 /**
  * Parsing a model without stopping the page: each load gets its own module worker
- * (src/app/parse-worker.ts) running the same `loadModel` as Node; the Scene comes back with its buffers
+ * (src/app/parse-worker.ts) running the same `loadModelAsync` as Node; the Scene comes back with its buffers
  * transferred. Cancelling terminates that worker, so even a long parse stops at once. Only when no worker
  * can be started (no Worker, the script blocked or failing to load) does the parse run on the page's
  * thread, as before workers.
@@ -14,7 +14,7 @@ export interface ParseResult {
   readonly scene: Scene;
   /** Where it ran: 'worker', or 'main' after a worker could not be started. */
   readonly where: 'worker' | 'main';
-  /** Time inside loadModel, ms. */
+  /** Time inside loadModelAsync, ms. */
   readonly parseMs: number;
   /** From the call to the Scene in hand (worker start, transfers and parse), ms. */
   readonly totalMs: number;
@@ -26,8 +26,9 @@ const WORKER_START_MS = 15_000;
 const TICK_MS = 200;
 
 /**
- * Parses `bytes` (named `name`: the format is recognised as loadModel does). `bytes` is handed over:
- * its buffer is transferred to the worker, so the caller must not use it afterwards. `onTick(elapsedMs)`
+ * Parses `bytes` (named `name`: the format is recognised as loadModelAsync does) with the files it refers
+ * to (`resources`, keyed by the URI as the model writes it). `bytes` and the resources are handed over:
+ * their buffers are transferred to the worker, so the caller must not use them afterwards. `onTick(elapsedMs)`
  * is called when parsing starts and then every TICK_MS until it ends. Rejects with a LoadError (same
  * message as loadModel would throw), an Error when the parser itself died (e.g. out of memory), or a
  * DOMException named AbortError when `signal` aborts.
@@ -37,17 +38,18 @@ export async function parseModel(
   bytes: Uint8Array,
   signal: AbortSignal,
   onTick: (elapsedMs: number) => void = () => {},
+  resources?: ReadonlyMap<string, Uint8Array>,
 ): Promise<ParseResult> {
   const t0 = performance.now();
   throwIfAborted(signal);
   const worker = startWorker();
-  if (worker && (await workerReady(worker, signal))) return runInWorker(worker, name, bytes, signal, onTick, t0);
+  if (worker && (await workerReady(worker, signal))) return runInWorker(worker, { name, bytes, resources }, signal, onTick, t0);
   worker?.terminate();
   onTick(0);
   await yieldToPaint();
   throwIfAborted(signal);
   const p0 = performance.now();
-  const scene = loadModel(name, bytes);
+  const scene = await loadModelAsync(name, bytes, resources);
   const now = performance.now();
   return { scene, where: 'main', parseMs: now - p0, totalMs: now - t0 };
 }
@@ -95,8 +97,7 @@ function workerReady(worker: Worker, signal: AbortSignal): Promise<boolean> {
 
 function runInWorker(
   worker: Worker,
-  name: string,
-  bytes: Uint8Array,
+  request: ParseRequest,
   signal: AbortSignal,
   onTick: (elapsedMs: number) => void,
   t0: number,
@@ -136,8 +137,20 @@ function runInWorker(
       finish();
       reject(new Error('the parsed model could not be passed back to the page'));
     };
-    const owned = ownedBytes(bytes);
-    worker.postMessage({ name, bytes: owned }, [owned.buffer]);
+    const bytes = ownedBytes(request.bytes);
+    const transfer: ArrayBuffer[] = [bytes.buffer];
+    let resources: Map<string, Uint8Array> | undefined;
+    if (request.resources && request.resources.size > 0) {
+      resources = new Map();
+      for (const [uri, data] of request.resources) {
+        const owned = ownedBytes(data);
+        resources.set(uri, owned);
+        // One URI may be listed under two spellings that share bytes: a buffer goes once in the transfer list.
+        if (!transfer.includes(owned.buffer)) transfer.push(owned.buffer);
+      }
+    }
+    const message: ParseRequest = { name: request.name, bytes, resources };
+    worker.postMessage(message, transfer);
   });
 }
 

@@ -10,10 +10,15 @@ import type { Scene } from '../model/types.ts';
  * functions), so the structured clone the worker's postMessage does rebuilds it exactly.
  */
 
-/** Page → worker: parse these bytes (their buffer is transferred: the page no longer holds it). */
+/**
+ * Page → worker: parse these bytes (their buffer is transferred: the page no longer holds it). `resources`:
+ * the files the model refers to (a .gltf's external buffers and images), keyed by the URI exactly as the
+ * model writes it; their buffers are transferred too.
+ */
 export interface ParseRequest {
   readonly name: string;
   readonly bytes: Uint8Array;
+  readonly resources?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** A thrown error as plain fields; `line`/`offset` are -1 where unknown (LoadError's convention). */

@@ -1,24 +1,25 @@
-import { loadModel } from '../loaders/load-model.ts';
+import { loadModelAsync } from '../loaders/load-model.ts';
 import { errorFields, transferables, type ParseReply, type ParseRequest } from './parse-protocol.ts';
 
 /**
- * Module worker entry (src/app/parse-client.ts starts one per load): parses one model off the page's
+ * Module worker entry (src/app/parse-client.ts starts one per load): parses one model (with the files it
+ * refers to, `resources`: a .gltf's buffers and images; Draco and meshopt decoders run here too) off the page's
  * thread so the GUI, the camera and the current model keep running. The Scene goes back with its
  * typed-array buffers transferred, a failure as plain error fields. Cancelling is terminate().
  */
 
 /** The worker global, typed by hand: the project compiles against the DOM lib, whose `self` is a Window. */
 const scope = self as unknown as {
-  onmessage: ((e: MessageEvent<ParseRequest>) => void) | null;
+  onmessage: ((e: MessageEvent<ParseRequest>) => Promise<void>) | null;
   postMessage(message: ParseReply, transfer?: Transferable[]): void;
 };
 
-scope.onmessage = (e: MessageEvent<ParseRequest>): void => {
-  const { name, bytes } = e.data;
+scope.onmessage = async (e: MessageEvent<ParseRequest>): Promise<void> => {
+  const { name, bytes, resources } = e.data;
   const t0 = performance.now();
   let reply: ParseReply;
   try {
-    const scene = loadModel(name, bytes);
+    const scene = await loadModelAsync(name, bytes, resources);
     reply = { type: 'done', scene, parseMs: performance.now() - t0 };
   } catch (err) {
     reply = { type: 'error', error: errorFields(err), parseMs: performance.now() - t0 };
