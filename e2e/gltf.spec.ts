@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { coverage, openApp, waitState, watchConsole } from './helpers.ts';
+
+/**
+ * glTF in the page: a .gltf whose buffers are separate files loads through the `model` URL (the page fetches the
+ * buffers beside it and hands them to the parse worker); one whose buffer is missing gives one message naming
+ * it while the previous model keeps running; Export .glb writes the default model as a binary glTF.
+ *
+ * The fixtures (e2e/fixtures/gltf, Khronos's SimpleSkin, CC0: see NOTICE) are served at /e2e-fixtures/ by
+ * the test itself, so the built site does not ship them.
+ */
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+async function serveFixtures(page: Page): Promise<string[]> {
+  const requested: string[] = [];
+  await page.route('**/e2e-fixtures/**', async (route) => {
+    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/e2e-fixtures/')[1] ?? '');
+    requested.push(name);
+    const path = join(FIXTURES, name);
+    if (!name.includes('..') && existsSync(path)) await route.fulfill({ body: readFileSync(path), contentType: 'application/octet-stream' });
+    else await route.fulfill({ status: 404, body: 'not found', contentType: 'text/plain' });
+  });
+  return requested;
+}
+
+test('a .gltf with external .bin buffers loads from the model URL: format gltf, drawn, no console error', async ({ page }) => {
+  const con = watchConsole(page);
+  const requested = await serveFixtures(page);
+  await openApp(page, '?model=e2e-fixtures/gltf/SimpleSkin/SimpleSkin.gltf&t=0.5&gui=0');
+  const info = await page.evaluate(() => window.skinlab.info());
+  expect(info.format).toBe('gltf');
+  expect(info.bones).toBe(2);
+  expect(info.clips as string[]).toHaveLength(1);
+  const parse = info.parse as { where: string; resources: number; bytes: number };
+  expect(parse.where).toBe('worker');
+  expect(parse.resources).toBe(4);
+  expect(parse.bytes).toBe(2350 + 168 + 320 + 128 + 240);
+  expect(requested.filter((n) => n.endsWith('.bin')).sort()).toEqual(
+    ['inverseBindMatrices.bin', 'skinAnimation.bin', 'skinGeometry.bin', 'skinningData.bin'].map((f) => `gltf/SimpleSkin/${f}`),
+  );
+  expect(await coverage(page), 'the strip is drawn').toBeGreaterThan(0.005);
+  expect(con.errors).toEqual([]);
+});
+
+test('a .gltf whose .bin is missing: one message naming the buffer, the previous model keeps running', async ({ page }) => {
+  const con = watchConsole(page);
+  await serveFixtures(page);
+  await openApp(page, '?t=0.5&gui=0');
+  const drawn = await coverage(page);
+  await page.evaluate(() => void window.skinlab.set({ model: 'e2e-fixtures/gltf/SimpleSkin-missing-bin/SimpleSkin.gltf' }));
+  expect(await waitState(page, 'error')).toBe('error');
+  const message = (await page.locator('#error').textContent()) ?? '';
+  expect(message).toMatch(/^SimpleSkin\.gltf: /);
+  expect(message).toContain('skinGeometry.bin');
+  expect(message).toMatch(/\/buffers\/0/);
+  // Besides the message, only the browser's own notes of the 404s (each buffer, in each spelling tried).
+  expect(con.errors.filter((e) => !e.startsWith('Failed to load resource: the server responded with a status of 404'))).toEqual([message]);
+  const info = await page.evaluate(() => window.skinlab.info());
+  expect(info.model).toBe('default');
+  expect(info.format).toBe('m3d');
+  const frames = await page.evaluate(() => window.skinlab.frames());
+  await page.keyboard.press('Escape'); // the banner off the canvas, for the coverage measure
+  expect(await coverage(page), 'the Walker is still drawn').toBeCloseTo(drawn, 2);
+  expect(await page.evaluate(() => window.skinlab.frames()), 'and the page still draws').toBeGreaterThan(frames);
+});
+
+test('Export .glb: skinlab.exportGlb() on the default model returns a non-empty .glb, no error', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, '?t=0.5&gui=0');
+  const out = await page.evaluate(() => (window.skinlab as unknown as { exportGlb(): Promise<{ bytes: number; warnings: string[] }> }).exportGlb());
+  // The Walker: 11k vertices with normals, uvs, joints and weights, 22k triangles, 4 clips on 43 bones.
+  expect(out.bytes).toBeGreaterThan(500_000);
+  expect(Array.isArray(out.warnings)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('ready');
+  expect(con.errors).toEqual([]);
+});
