@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, normalize, resolve, sep } from 'node:path';
 import { exportGltf } from '../export/export-gltf.ts';
-import * as loaders from '../loaders/load-model.ts';
+import { loadModelAsync } from '../loaders/load-model.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
 import { CONVERT_USAGE, parseConvertArgs } from './convert-args.ts';
@@ -16,8 +16,6 @@ import { UsageError } from './inspect-args.ts';
  * Prints what it wrote: files and sizes, meshes, clips, warnings. Failure: exit 1 with one `error:` line
  * on stderr, never a stack trace.
  */
-
-type LoadAsync = (fileName: string, bytes: Uint8Array, resources?: ReadonlyMap<string, Uint8Array>) => Promise<Scene>;
 
 /** Finds companion files in one folder, never outside it. */
 class Folder {
@@ -75,8 +73,6 @@ function gltfUris(bytes: Uint8Array): string[] {
 }
 
 async function load(file: string, bytes: Uint8Array, folder: Folder): Promise<Scene> {
-  const loadAsync = (loaders as { loadModelAsync?: LoadAsync }).loadModelAsync;
-  if (!loadAsync) return loaders.loadModel(file, bytes);
   const resources = new Map<string, Uint8Array>();
   if (/\.gltf$/i.test(file)) {
     for (const uri of gltfUris(bytes)) {
@@ -84,7 +80,7 @@ async function load(file: string, bytes: Uint8Array, folder: Folder): Promise<Sc
       if (found) resources.set(uri, found);
     }
   }
-  return loadAsync(file, bytes, resources);
+  return loadModelAsync(file, bytes, resources);
 }
 
 function size(n: number): string {
