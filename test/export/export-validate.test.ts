@@ -17,7 +17,6 @@ import { validateBytes, type ValidatorReport } from './validator.ts';
  * channels, markers, embedded images, the .gltf + .bin pair with data: URI images, texture warnings.
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 function glbJson(glb: Uint8Array): Json {
