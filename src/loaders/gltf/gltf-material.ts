@@ -110,10 +110,13 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
       doubleSided: m.getDoubleSided(),
     });
   });
+  // checkGltf already names the extensions it does not read (from extensionsUsed): say nothing twice.
+  const said = warnings.join('\n');
+  for (const name of otherExtensions) if (said.includes(name)) otherExtensions.delete(name);
   if (otherExtensions.size > 0) {
     warnings.push(`material extensions not rendered (base colour, alpha and normal map only): ${[...otherExtensions].sort().join(', ')}`);
   }
-  if (ktx2 > 0) {
+  if (ktx2 > 0 && !said.includes('KHR_texture_basisu')) {
     warnings.push(`${ktx2} KTX2 texture${ktx2 === 1 ? '' : 's'} (KHR_texture_basisu): no KTX2 transcoder is included, drawn as a checker`);
   }
 

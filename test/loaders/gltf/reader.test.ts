@@ -163,4 +163,29 @@ describe('glTF reader', () => {
     expect(withImage.images?.map((i) => i.name)).toEqual(['tex/skin.png']);
     await expect(loadModelAsync('e.gltf', bytes)).rejects.toThrow(LoadError);
   });
+
+  it('loads a KHR_texture_basisu material (required) naming its KTX2 image, with one warning', async () => {
+    const ktx = Uint8Array.of(0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a);
+    const b64 = (a: Uint8Array): string => Buffer.from(a).toString('base64');
+    const geo = new Uint8Array(Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0).buffer);
+    const text = JSON.stringify({
+      asset: { version: '2.0' },
+      extensionsUsed: ['KHR_texture_basisu'],
+      extensionsRequired: ['KHR_texture_basisu'],
+      buffers: [{ uri: `data:application/octet-stream;base64,${b64(geo)}`, byteLength: 36 }],
+      bufferViews: [{ buffer: 0, byteLength: 36 }],
+      accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] }],
+      images: [{ uri: `data:image/ktx2;base64,${b64(ktx)}`, mimeType: 'image/ktx2' }],
+      textures: [{ extensions: { KHR_texture_basisu: { source: 0 } } }],
+      materials: [{ pbrMetallicRoughness: { baseColorTexture: { index: 0 } } }],
+      meshes: [{ primitives: [{ attributes: { POSITION: 0 }, material: 0 }] }],
+      nodes: [{ mesh: 0 }],
+      scenes: [{ nodes: [0] }],
+    });
+    const scene = await loadModelAsync('k.gltf', new TextEncoder().encode(text));
+    const name = scene.materials[0]!.diffuseMap;
+    expect(name).toMatch(/\.ktx2$/);
+    expect(scene.images).toEqual([{ name, mimeType: 'image/ktx2', bytes: ktx }]);
+    expect(scene.warnings.filter((w) => /KHR_texture_basisu|KTX2/.test(w)).length).toBe(1);
+  });
 });
