@@ -3,7 +3,7 @@
  *
  * Parts: cpu (anim-bench: CPU animation vs three.js; tracks-bench: two layered controller tracks vs three.js's
  * AnimationMixer with two actions; wander-bench: the wander crowd per instance), alloc (alloc-bench: GCs and heap growth over 100k
- * frames), load (load-bench: loaders vs assimpjs), browser (src/bench/browser.ts when present: its
+ * frames), load (load-bench: loaders vs assimpjs; gltf-load-bench: the glTF reader vs three.js's GLTFLoader), browser (src/bench/browser.ts when present: its
  * runBrowserBench({ quick }) is imported dynamically; a missing module or a throw is reported and skipped).
  * Prints a table and writes bench-results.json (an array of Metric) in the project root. Run from the
  * project root (corpus paths are relative to it). Exit status 1 only when a Node part fails.
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runAllocBench } from '../bench/alloc-bench.ts';
 import { runAnimBench } from '../bench/anim-bench.ts';
+import { runGltfLoadBench } from '../bench/gltf-load-bench.ts';
 import { runLoadBench } from '../bench/load-bench.ts';
 import { runTracksBench } from '../bench/tracks-bench.ts';
 import { runWanderBench } from '../bench/wander-bench.ts';
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
   };
   await timed('cpu', () => [...runAnimBench({ quick, log }), ...runTracksBench({ quick, log }), ...runWanderBench({ quick, log })]);
   await timed('alloc', () => runAllocBench({ quick, log }));
-  await timed('load', () => runLoadBench({ quick, log }));
+  await timed('load', async () => [...(await runLoadBench({ quick, log })), ...(await runGltfLoadBench({ quick, log }))]);
   await timed('browser', () => runBrowser(quick));
   printTable(metrics);
   const out = join(root, 'bench-results.json');
