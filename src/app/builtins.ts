@@ -44,6 +44,10 @@ export const BUILTIN_MODELS: readonly BuiltinModel[] = [
   { id: 'dwarf', label: 'Dwarf (compressed .x, DXT1)', url: 'models/dwarf/Dwarf_MS.x' },
   { id: 'heli', label: 'Helicopter (9 rigid meshes)', url: 'models/heli/heli.x' },
   { id: 'tiger', label: 'Tiger (static, BMP texture)', url: 'models/tiger/tiger.x' },
+  // glTF 2.0: three.js's RobotExpressive (2 skins of 43 joints, 14 clips, 3 named morph targets on the face).
+  { id: 'robot', label: 'Robot (glTF, 14 clips + morphs)', url: 'models/robot/RobotExpressive.glb', clip: 'Walking' },
+  // glTF 2.0: the Khronos sample Fox (24 joints, embedded PNG texture, 3 clips).
+  { id: 'fox', label: 'Fox (glTF, textured)', url: 'models/fox/Fox.glb', clip: 'Walk' },
 ];
 
 export function findBuiltin(id: string): BuiltinModel | undefined {
