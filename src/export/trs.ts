@@ -57,13 +57,3 @@ export function matrixAsTrs(m: Float32Array | readonly number[], tolerance = 1e-
   }
   return { t: [out[0]!, out[1]!, out[2]!], r, s: [out[7]!, out[8]!, out[9]!] };
 }
-
-/** True for the identity TRS (within 1e-7), which a node then leaves out. */
-export function isIdentityTrs(trs: Trs): boolean {
-  const e = 1e-7;
-  const [tx, ty, tz] = trs.t;
-  const [rx, ry, rz, rw] = trs.r;
-  const [sx, sy, sz] = trs.s;
-  return Math.abs(tx) < e && Math.abs(ty) < e && Math.abs(tz) < e && Math.abs(rx) < e && Math.abs(ry) < e && Math.abs(rz) < e
-    && Math.abs(Math.abs(rw) - 1) < e && Math.abs(sx - 1) < e && Math.abs(sy - 1) < e && Math.abs(sz - 1) < e;
-}
