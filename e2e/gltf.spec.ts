@@ -7,20 +7,26 @@ import { coverage, openApp, pixelDifference, waitState, watchConsole } from './h
 /**
  * glTF in the page: a .gltf whose buffers are separate files loads through the `model` URL (the page fetches the
  * buffers beside it and hands them to the parse worker); one whose buffer is missing gives one message naming
- * it while the previous model keeps running; Export .glb writes the default model as a binary glTF.
+ * it while the previous model keeps running; Export .glb writes the default model as a binary glTF; a single-sided
+ * material is culled from behind under every technique; Draco's WebAssembly decoder runs under the page's policy.
  *
  * The fixtures (e2e/fixtures/gltf, Khronos's SimpleSkin, CC0: see NOTICE) are served at /e2e-fixtures/ by
  * the test itself, so the built site does not ship them.
  */
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const here = dirname(fileURLToPath(import.meta.url));
+const FIXTURES = join(here, 'fixtures');
+/** The shared glTF corpus (../shared/corpus-gltf), for files the project does not ship: tests that need it skip without it. */
+const CORPUS_GLTF = process.env.CORPUS_GLTF_DIR ?? join(here, '..', '..', 'shared', 'corpus-gltf');
+const HAVE_CORPUS_GLTF = existsSync(join(CORPUS_GLTF, 'MANIFEST.tsv'));
+if (!HAVE_CORPUS_GLTF) console.warn(`[skinlab e2e] SKIPPING the Draco test: no glTF corpus at ${CORPUS_GLTF} (set CORPUS_GLTF_DIR)`);
 
-async function serveFixtures(page: Page): Promise<string[]> {
+async function serveFixtures(page: Page, prefix = 'e2e-fixtures', root = FIXTURES): Promise<string[]> {
   const requested: string[] = [];
-  await page.route('**/e2e-fixtures/**', async (route) => {
-    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/e2e-fixtures/')[1] ?? '');
+  await page.route(`**/${prefix}/**`, async (route) => {
+    const name = decodeURIComponent(new URL(route.request().url()).pathname.split(`/${prefix}/`)[1] ?? '');
     requested.push(name);
-    const path = join(FIXTURES, name);
+    const path = join(root, name);
     if (!name.includes('..') && existsSync(path)) await route.fulfill({ body: readFileSync(path), contentType: 'application/octet-stream' });
     else await route.fulfill({ status: 404, body: 'not found', contentType: 'text/plain' });
   });
@@ -97,5 +103,28 @@ test('a single-sided glTF material culls back faces under every technique, and t
     await page.evaluate((id) => window.skinlab.set({ technique: id, camera: 'back' }), id);
     expect(await coverage(page), `${id}: nothing from behind`).toBeLessThan(front / 50);
   }
+  expect(con.errors).toEqual([]);
+});
+
+test('a Draco-compressed .gltf decodes under the page\'s Content-Security-Policy, in the worker and on the page', async ({ page }) => {
+  test.skip(!HAVE_CORPUS_GLTF, `no glTF corpus at ${CORPUS_GLTF}`);
+  const con = watchConsole(page);
+  await serveFixtures(page, 'corpus-gltf', CORPUS_GLTF);
+  await openApp(page, '?model=corpus-gltf/khronos/CesiumMan-Draco/CesiumMan.gltf&t=0.5&gui=0');
+  let info = await page.evaluate(() => window.skinlab.info());
+  expect(info.triangles).toBe(4672);
+  expect((info.parse as { where: string; resources: number }).where).toBe('worker');
+  expect((info.parse as { resources: number }).resources, 'its .bin and its .jpg texture').toBe(2);
+  expect(info.images, 'the texture read with the model').toBe(1);
+  expect(info.warnings).toEqual([]);
+  // No worker: the decoder's WebAssembly compiles on the page, under the page's policy ('wasm-unsafe-eval').
+  await page.route('**/parse-worker*', (route) => route.abort());
+  await page.evaluate(() => window.skinlab.set({ model: 'default' }));
+  await page.evaluate(() => window.skinlab.set({ model: 'corpus-gltf/khronos/CesiumMan-Draco/CesiumMan.gltf' }));
+  expect(await waitState(page, 'ready|error')).toBe('ready');
+  info = await page.evaluate(() => window.skinlab.info());
+  expect((info.parse as { where: string }).where).toBe('main');
+  expect(info.triangles).toBe(4672);
+  expect(await coverage(page)).toBeGreaterThan(0.01);
   expect(con.errors).toEqual([]);
 });
