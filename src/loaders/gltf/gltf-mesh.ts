@@ -10,8 +10,9 @@ import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
  * - Triangles: TRIANGLES as they are; TRIANGLE_STRIP (triangle i = i, i+1+(i&1), i+2−(i&1), keeping every
  *   triangle's winding) and TRIANGLE_FAN (i+1, i+2, 0) converted; indexed or not. POINTS and LINES modes
  *   return null (the caller skips them with one warning).
- * - NORMAL absent: smooth normals, the area-weighted sum of the face normals around each vertex index
- *   (vertices the file splits stay split). TANGENT (xyz, w = ±1) kept when present.
+ * - NORMAL absent: `computedNormals` is set and the normals are the area-weighted smooth ones; the caller
+ *   then unwelds the primitive into flat-shaded triangles, as glTF requires (gltf-flat.ts). TANGENT (xyz,
+ *   w = ±1) kept when present.
  * - UVs: the TEXCOORD set the material's base colour texture reads, with its KHR_texture_transform baked in
  *   (u' = sx·cosθ·u + sy·sinθ·v + ox, v' = −sx·sinθ·u + sy·cosθ·v + oy: offset · rotation · scale).
  * Every index is checked against the vertex count (LoadError naming `where`).

@@ -1,6 +1,7 @@
 import type { Primitive, Skin } from '@gltf-transform/core';
 import type { MorphDeltas, SkinnedMesh } from '../../model/types.ts';
 import type { MaterialSet } from './gltf-material.ts';
+import { unweldFlat } from './gltf-flat.ts';
 import { readGeometry, type PrimitiveGeometry } from './gltf-mesh.ts';
 import { primitiveDeltas, type MorphTable } from './gltf-morph.ts';
 import type { GltfSkeleton } from './gltf-nodes.ts';
@@ -16,8 +17,9 @@ import { readInfluences, rigidInfluences, rigidPalette, skinPalette, type Influe
  * - Rigid (no skin): one palette slot, the node, identity inverse bind, weight 1, `skinned: false`; vertices in
  *   the node's space, so the mesh follows the node and its animated ancestors.
  * - A mesh placed by several nodes gives one SkinnedMesh per node; they share the vertex arrays.
- * One warning each, with counts: point and line primitives skipped; primitives without normals (smooth normals
- * computed, area-weighted per vertex index); vertices with more than 4 influences (4 largest kept, renormalised).
+ * - A primitive without NORMAL is drawn flat, as glTF requires: unwelded, one face normal per triangle (gltf-flat.ts).
+ * One warning each, with counts: point and line primitives skipped; vertices with more than 4 influences (4
+ * largest kept, renormalised).
  */
 
 export interface MeshInputs {
@@ -35,7 +37,6 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
   const meshes: SkinnedMesh[] = [];
   const usedNames = new Set<string>();
   let skippedModes = 0;
-  let noNormals = 0;
   let overflow = 0;
   const total = morph.names.length;
   const indexOf = (n: import('@gltf-transform/core').Node): number => skeleton.indexOf.get(n)!;
@@ -56,7 +57,6 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
         geo = readGeometry(prim, materials.uvSet(material), materials.uvTransform(material), where);
         geometry.set(prim, geo);
         if (geo === null) skippedModes++;
-        else if (geo.computedNormals) noNormals++;
       }
       if (geo === null) return;
       let inf: Influences | null = null;
@@ -85,6 +85,7 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
       usedNames.add(name);
       let morphs: MorphDeltas[] | null = null;
       if (targets) morphs = primitiveDeltas(prim, geo.vertexCount, targets.start, total, where);
+      if (geo.computedNormals) ({ geometry: geo, influences: inf, morphs } = unweldFlat(geo, inf!, morphs));
       meshes.push({
         name,
         vertexCount: geo.vertexCount,
@@ -105,7 +106,6 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
     });
   }
   if (skippedModes > 0) warnings.push(`${skippedModes} point or line primitive${skippedModes === 1 ? '' : 's'} skipped (skinlab draws triangles)`);
-  if (noNormals > 0) warnings.push(`${noNormals} primitive${noNormals === 1 ? ' has' : 's have'} no normals: smooth normals computed (area-weighted, per vertex)`);
   if (overflow > 0) {
     warnings.push(`${overflow} ${overflow === 1 ? 'vertex has' : 'vertices have'} more than 4 bone influences (JOINTS_1/WEIGHTS_1): the 4 largest kept, renormalised`);
   }

@@ -56,11 +56,13 @@ describe('glTF reader', () => {
     const m = scene.meshes[0]!;
     expect(m.skinned).toBe(false);
     expect(Array.from(m.bones)).toEqual([1]);
-    // Strip 0 1 2 3 → (0 1 2), (1 3 2): both wind CCW seen from +Z.
-    expect(Array.from(m.indices)).toEqual([0, 1, 2, 1, 3, 2]);
-    for (let v = 0; v < 4; v++) expect(Array.from(m.normals.subarray(v * 3, v * 3 + 3))).toEqual([0, 0, 1]);
-    expect(scene.warnings.some((w) => /no normals: smooth normals computed/.test(w))).toBe(true);
-    // uv (1, 0) → rotation 90°: (cos·2·1, −sin·2·1) + (0.5, 0.25) = (0.5, −1.75).
+    // Strip 0 1 2 3 → (0 1 2), (1 3 2): both wind CCW seen from +Z. Without NORMAL the primitive is drawn flat,
+    // as glTF requires: unwelded into 6 vertices with the face normal, each a copy of its source vertex.
+    expect(m.vertexCount).toBe(6);
+    expect(Array.from(m.indices)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (let v = 0; v < 6; v++) expect(Array.from(m.normals.subarray(v * 3, v * 3 + 3), (x) => x + 0)).toEqual([0, 0, 1]);
+    expect(scene.warnings.some((w) => /normals/.test(w))).toBe(false);
+    // uv (1, 0) of vertex 1 (unwelded vertex 1) → rotation 90°: (cos·2·1, −sin·2·1) + (0.5, 0.25) = (0.5, −1.75).
     expect(m.uvs![2]).toBeCloseTo(0.5, 6);
     expect(m.uvs![3]).toBeCloseTo(-1.75, 6);
     const mat = scene.materials[m.subsets[0]!.material]!;

@@ -1,0 +1,104 @@
+import type { MorphDeltas } from '../../model/types.ts';
+import type { PrimitiveGeometry } from './gltf-mesh.ts';
+import type { Influences } from './gltf-skin.ts';
+
+/**
+ * Flat shading for a primitive without NORMAL (glTF 2.0 §3.7.2.1: "When normals are not specified, client
+ * implementations MUST calculate flat normals"): every triangle gets its own three vertices, all carrying the
+ * triangle's face normal, so the mesh draws faceted as the author saw it (low-poly models such as the Fox rely on
+ * this). Every per-vertex array follows its source vertex: positions, UVs, tangents, joints and weights, and the
+ * sparse morph deltas (a delta moves every copy of its vertex). The morph normal deltas stay those of the file
+ * (none, for a primitive without normals): a morphed face keeps its rest normal.
+ *
+ * Load time only: allocates the unwelded arrays (3 vertices per triangle).
+ */
+
+export interface FlatPrimitive {
+  readonly geometry: PrimitiveGeometry;
+  readonly influences: Influences;
+  readonly morphs: MorphDeltas[] | null;
+}
+
+export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: readonly MorphDeltas[] | null): FlatPrimitive {
+  const src = geo.indices;
+  const n = src.length;
+  const positions = gather(geo.positions, src, 3);
+  const normals = new Float32Array(n * 3);
+  for (let t = 0; t < n; t += 3) {
+    const a = t * 3;
+    const e1x = positions[a + 3]! - positions[a]!, e1y = positions[a + 4]! - positions[a + 1]!, e1z = positions[a + 5]! - positions[a + 2]!;
+    const e2x = positions[a + 6]! - positions[a]!, e2y = positions[a + 7]! - positions[a + 1]!, e2z = positions[a + 8]! - positions[a + 2]!;
+    let nx = e1y * e2z - e1z * e2y;
+    let ny = e1z * e2x - e1x * e2z;
+    let nz = e1x * e2y - e1y * e2x;
+    const len = Math.hypot(nx, ny, nz);
+    // A degenerate triangle covers no pixel; any unit normal will do.
+    if (len > 0 && Number.isFinite(len)) {
+      nx /= len;
+      ny /= len;
+      nz /= len;
+    } else {
+      nx = 0;
+      ny = 1;
+      nz = 0;
+    }
+    for (let k = 0; k < 9; k += 3) {
+      normals[a + k] = nx;
+      normals[a + k + 1] = ny;
+      normals[a + k + 2] = nz;
+    }
+  }
+  const indices = new Uint32Array(n);
+  for (let i = 0; i < n; i++) indices[i] = i;
+  const geometry: PrimitiveGeometry = {
+    vertexCount: n,
+    positions,
+    normals,
+    tangents: geo.tangents ? gather(geo.tangents, src, 4) : null,
+    uvs: geo.uvs ? gather(geo.uvs, src, 2) : null,
+    indices,
+    computedNormals: true,
+  };
+  const influences: Influences = {
+    joints: gather(inf.joints, src, 4),
+    weights: gather(inf.weights, src, 4),
+    maxInfluences: inf.maxInfluences,
+    overflow: inf.overflow,
+  };
+  return { geometry, influences, morphs: morphs ? morphs.map((d) => unweldDeltas(d, src, geo.vertexCount)) : null };
+}
+
+/** out[i] = values[src[i]] for elements of `size` components. */
+function gather<T extends Float32Array | Uint16Array>(values: T, src: Uint32Array, size: number): T {
+  const out = new (values.constructor as new (n: number) => T)(src.length * size);
+  for (let i = 0; i < src.length; i++) {
+    const s = src[i]! * size;
+    const o = i * size;
+    for (let k = 0; k < size; k++) out[o + k] = values[s + k]!;
+  }
+  return out;
+}
+
+/** The sparse deltas of the welded mesh, for its unwelded copy (every copy of a moved vertex moves). */
+function unweldDeltas(d: MorphDeltas, src: Uint32Array, vertexCount: number): MorphDeltas {
+  if (d.vertices.length === 0) return d;
+  const slot = new Int32Array(vertexCount).fill(-1);
+  for (let i = 0; i < d.vertices.length; i++) slot[d.vertices[i]!] = i;
+  let moved = 0;
+  for (let i = 0; i < src.length; i++) if (slot[src[i]!]! >= 0) moved++;
+  const vertices = new Uint32Array(moved);
+  const positions = new Float32Array(moved * 3);
+  const normals = new Float32Array(moved * 3);
+  let j = 0;
+  for (let i = 0; i < src.length; i++) {
+    const s = slot[src[i]!]!;
+    if (s < 0) continue;
+    vertices[j] = i;
+    for (let k = 0; k < 3; k++) {
+      positions[j * 3 + k] = d.positions[s * 3 + k]!;
+      normals[j * 3 + k] = d.normals[s * 3 + k]!;
+    }
+    j++;
+  }
+  return { vertices, positions, normals };
+}
