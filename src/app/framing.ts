@@ -27,7 +27,8 @@ export function animatedFraming(scene: Scene): Framing {
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   const poseMin = [0, 0, 0];
   const poseMax = [0, 0, 0];
-  const player = new AnimPlayer(scene.skeleton, scene.clips);
+  // Morphed as the page draws it: targets at their rest weights, clips' morph tracks playing.
+  const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length, scene.morphDefaults);
   const bounds = new PosedBounds(scene);
   const grow = (): void => {
     player.evaluate();
