@@ -31,6 +31,7 @@ export function checkAnimations(ctx: CheckContext, layout: Layout): void {
     const samplers = ctx.arr(anim, 'samplers', ptr) ?? [];
     const channels = ctx.arr(anim, 'channels', ptr) ?? [];
     const interp: string[] = [];
+    const targeted = new Map<string, number>();
     for (let s = 0; s < samplers.length; s++) {
       const sptr = `${ptr}/samplers/${s}`;
       const sampler = samplers[s];
@@ -70,6 +71,10 @@ export function checkAnimations(ctx: CheckContext, layout: Layout): void {
       const node = target['node'];
       if (node === undefined) continue; // an extension targets something else; nothing to animate here
       const n = ctx.index(node, `${cptr}/target/node`, 'nodes', nodeCount);
+      const key = `${n}/${path}`;
+      const earlier = targeted.get(key);
+      if (earlier !== undefined) ctx.fail(`${cptr}/target`, `channel ${earlier} already animates the ${path} of node ${n}; one channel per target`);
+      targeted.set(key, c);
       const sampler = samplers[s as number] as Record<string, number>;
       const input = acc[sampler['input']!]!;
       const output = acc[sampler['output']!]!;

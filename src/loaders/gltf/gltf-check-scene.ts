@@ -9,6 +9,11 @@ import { CheckContext, isObj, type Obj } from './gltf-check-util.ts';
  * with finite inverse bind matrices.
  */
 
+/** Most nodes a scene may hold (skeleton parents are Int16). */
+export const MAX_SCENE_NODES = 32767;
+/** Most morph targets all primitives together may hold; Dawn, the largest real rig, has 4 × 50. */
+export const MAX_PRIMITIVE_TARGETS = 65536;
+
 const TEXTURE_SLOTS = ['baseColorTexture', 'metallicRoughnessTexture'];
 const MATERIAL_TEXTURES = ['normalTexture', 'occlusionTexture', 'emissiveTexture'];
 
@@ -49,14 +54,30 @@ export function checkNodes(ctx: CheckContext): void {
     if (n !== -1 && state[n] === 1) ctx.fail(`/nodes/${n}`, `node ${n} is its own ancestor (the children form a cycle)`);
     for (let m = i; m !== -1 && state[m] === 1; m = parent[m]!) state[m] = 2;
   }
-  for (const [s, scene] of ctx.top('scenes').entries()) {
+  const scenes = ctx.top('scenes');
+  for (const [s, scene] of scenes.entries()) {
     const list = ctx.arr(scene, 'nodes', `/scenes/${s}`) ?? [];
     for (let k = 0; k < list.length; k++) {
       const n = ctx.index(list[k], `/scenes/${s}/nodes/${k}`, 'nodes', nodes.length);
       if (parent[n] !== -1) ctx.fail(`/scenes/${s}/nodes/${k}`, `node ${n} is a child of node ${parent[n]}, not a root`);
     }
   }
-  ctx.ref(ctx.json, 'scene', '', 'scenes');
+  const sceneIndex = ctx.ref(ctx.json, 'scene', '', 'scenes') ?? 0;
+  if (nodes.length > MAX_SCENE_NODES) {
+    // The forest is sound now: count the nodes the skeleton would hold (the default scene's, else all).
+    const roots = scenes.length > 0 ? ((scenes[sceneIndex]!['nodes'] as number[] | undefined) ?? []) : [...parent.keys()].filter((n) => parent[n] === -1);
+    const stack = [...roots];
+    let count = 0;
+    while (stack.length > 0 && count <= MAX_SCENE_NODES) {
+      const n = stack.pop()!;
+      count++;
+      const children = nodes[n]!['children'];
+      if (Array.isArray(children)) for (const c of children) stack.push(c as number);
+    }
+    if (count > MAX_SCENE_NODES) {
+      ctx.fail(scenes.length > 0 ? `/scenes/${sceneIndex}` : '/nodes', `more than ${MAX_SCENE_NODES} nodes in the scene; skinlab's skeletons hold at most ${MAX_SCENE_NODES}`);
+    }
+  }
 }
 
 function checkTextureInfo(ctx: CheckContext, o: Obj, key: string, ptr: string): void {
@@ -109,10 +130,18 @@ export function checkMeshes(ctx: CheckContext, layout: Layout): void {
     checkSparseIndices(ctx, acc, index);
     checkFinite(ctx, acc, index, what);
   };
+  let allTargets = 0;
   for (const [m, mesh] of ctx.top('meshes').entries()) {
     const mptr = `/meshes/${m}`;
     const prims = ctx.arr(mesh, 'primitives', mptr);
     if (!prims || prims.length === 0) ctx.fail(`${mptr}/primitives`, 'is missing or empty; a mesh has at least one primitive');
+    for (const prim of prims) {
+      const targets = isObj(prim) ? prim['targets'] : undefined;
+      if (Array.isArray(targets)) allTargets += targets.length;
+    }
+    if (allTargets > MAX_PRIMITIVE_TARGETS) {
+      ctx.fail(mptr, `the primitives up to this mesh hold ${allTargets} morph targets, more than skinlab's limit of ${MAX_PRIMITIVE_TARGETS} in all`);
+    }
     let targetCount = -1;
     for (let p = 0; p < prims.length; p++) {
       const ptr = `${mptr}/primitives/${p}`;

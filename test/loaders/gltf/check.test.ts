@@ -113,6 +113,14 @@ describe('checkGltf: references and the node forest', () => {
     expect(fails((f) => (f.json.nodes[1].children = [0]))).toMatch(/\/nodes\/\d: node \d is its own ancestor \(the children form a cycle\)/);
     expect(fails((f) => (f.json.scenes[0].nodes = [0, 1]))).toMatch(/\/scenes\/0\/nodes\/1: node 1 is a child of node 0, not a root/);
   });
+  it('more nodes in the scene than a skeleton holds', () => {
+    const chain = (f: Fixture, n: number) => {
+      for (let i = 0; i < n; i++) f.json.nodes.push(i + 1 < n ? { children: [f.json.nodes.length + 1] } : {});
+      f.json.nodes[1].children = [3];
+    };
+    expect(fails((f) => chain(f, 32767))).toBe("t.glb: /scenes/0: more than 32767 nodes in the scene; skinlab's skeletons hold at most 32767");
+    expect(check((f) => chain(f, 32000))).toEqual([]);
+  });
   it('skins: joints out of range or repeated, inverse bind matrices too few or not MAT4', () => {
     expect(fails((f) => (f.json.skins[0].joints = [0, 9]))).toBe('t.glb: /skins/0/joints/1: node 9 does not exist (the file has 3 nodes)');
     expect(fails((f) => (f.json.skins[0].joints = [0, 0]))).toMatch(/\/skins\/0\/joints\/1: node 0 is listed twice/);
@@ -128,6 +136,11 @@ describe('checkGltf: animations', () => {
     expect(fails((f) => (f.json.animations[0].channels[0].sampler = 2))).toBe('t.glb: /animations/0/channels/0/sampler: sampler 2 does not exist (the animation has 2 samplers)');
     expect(fails((f) => (f.json.animations[0].samplers[0].interpolation = 'SMOOTH'))).toMatch(/\/samplers\/0\/interpolation: "SMOOTH" is not LINEAR, STEP or CUBICSPLINE/);
     expect(fails((f) => (f.json.animations[0].channels[1].target.node = 1))).toMatch(/node 1 has no mesh with morph targets to weigh/);
+  });
+  it('two channels on one target', () => {
+    expect(fails((f) => f.json.animations[0].channels.push({ sampler: 0, target: { node: 1, path: 'rotation' } }))).toBe(
+      't.glb: /animations/0/channels/2/target: channel 0 already animates the rotation of node 1; one channel per target',
+    );
   });
   it('output counts: one per key and target for LINEAR/STEP, three for CUBICSPLINE', () => {
     expect(fails((f) => (f.json.accessors[ROT].count = 1))).toBe('t.glb: /animations/0/samplers/0: 2 key times need 2 outputs for rotation (LINEAR), accessor 7 has 1');
@@ -153,6 +166,16 @@ describe('checkGltf: primitive data', () => {
   it('index values at or past the vertex count', () => {
     expect(fails((f) => (view(f, INDICES, Uint16Array)[2] = 7))).toBe('t.glb: /meshes/0/primitives/0/indices: index 2 of accessor 4 is 7, but POSITION has only 3 vertices');
     expect(fails((f) => (f.json.meshes[0].primitives[0].indices = TIMES))).toMatch(/indices must be SCALAR UNSIGNED_BYTE\/SHORT\/INT/);
+  });
+  it('more morph targets in all than the limit', () => {
+    const many = (f: Fixture, n: number) => {
+      const prim = f.json.meshes[0].primitives[0];
+      prim.targets = Array.from({ length: n }, () => ({ POSITION: DELTA }));
+      f.json.meshes[0].weights = prim.targets.map(() => 0);
+      f.json.animations[0].channels.pop();
+    };
+    expect(fails((f) => many(f, 65537))).toBe("t.glb: /meshes/0: the primitives up to this mesh hold 65537 morph targets, more than skinlab's limit of 65536 in all");
+    expect(check((f) => many(f, 1000))).toEqual([]);
   });
   it('attribute counts that differ within a primitive or its targets', () => {
     expect(fails((f) => (f.json.accessors[NORMAL].count = 2))).toBe('t.glb: /meshes/0/primitives/0/attributes/NORMAL: accessor 1 has 2 elements but POSITION has 3; a primitive\'s attributes agree');
