@@ -9,7 +9,7 @@ import { buildSkeletonNodes } from './skeleton-nodes.ts';
  * Scene → glTF 2.0 document (gltf-transform `Document`): the composition root of the export layer.
  * One buffer, one scene (the default), skeleton nodes (skeleton-nodes.ts), meshes with their skins and
  * morph targets (mesh-nodes.ts), materials with embedded images (materials.ts) and every clip as an
- * animation (animations.ts). asset.generator is "skinlab"; the Scene carries no copyright, so none is written.
+ * animation (animations.ts). asset.generator is "skinlab"; asset.copyright is the source's own (Scene.copyright), when it has one.
  *
  * Layer: export depends on model, anim and loaders/textures; only app, ui and cli depend on it.
  * No DOM and no node: imports: it runs in the browser and in Node.
@@ -25,6 +25,7 @@ export async function sceneToGltf(scene: Scene, textures: TextureSource): Promis
   const warnings: string[] = [];
   const doc = new Document();
   doc.getRoot().getAsset().generator = 'skinlab';
+  if (scene.copyright) doc.getRoot().getAsset().copyright = scene.copyright;
   const buffer = doc.createBuffer();
   const gltfScene = doc.createScene(scene.name);
   doc.getRoot().setDefaultScene(gltfScene);

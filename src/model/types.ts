@@ -199,6 +199,11 @@ export interface Scene {
    * the value a clip's morph layer blends from. Absent: every target rests at 0.
    */
   readonly morphDefaults?: readonly number[];
+  /**
+   * The file's own copyright or licence line (glTF `asset.copyright`), kept so that a converted file still
+   * credits its authors; absent when the file has none.
+   */
+  readonly copyright?: string;
   /** Images embedded in the file (glTF); absent or empty for formats whose textures are companion files. */
   readonly images?: readonly SceneImage[];
   /** Things the loader skipped or repaired, in words a user understands. */

@@ -53,6 +53,7 @@ export async function readGltf(fileName: string, bytes: Uint8Array, resources: R
   }
   const clips = buildClips(doc, skeleton, morph, fileName, warnings);
 
+  const copyright = doc.getRoot().getAsset().copyright;
   const scene: Scene = {
     name: fileName,
     format: container.format,
@@ -64,6 +65,7 @@ export async function readGltf(fileName: string, bytes: Uint8Array, resources: R
     morphTargets: morph.names,
     ...(morph.names.length > 0 ? { morphKinds: morph.names.map(() => 'modifier' as const), morphDefaults: morph.defaults } : {}),
     ...(materials.images.length > 0 ? { images: materials.images } : {}),
+    ...(typeof copyright === 'string' && copyright.trim() !== '' ? { copyright: copyright.slice(0, 4096) } : {}),
     warnings,
   };
   validateScene(scene);
