@@ -10,6 +10,7 @@ import type { TangentCheck } from './render/tangent-check.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 import { UrlSync } from './app/url-sync.ts';
 import { Toast } from './ui/toast.ts';
+import { exportGlbForScript, type ExportGlbResult } from './ui/export-glb.ts';
 
 /**
  * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
@@ -49,6 +50,8 @@ declare global {
        * seconds of that clip, a one-word name. It fires like a key from the file; a new model drops it.
        */
       addMarker(clip: string | number, time: number, name: string): void;
+      /** The loaded model as a binary glTF, as the panel's Export .glb makes it, without the download: its size and the exporter's warnings. */
+      exportGlb(): Promise<ExportGlbResult>;
     };
   }
 }
@@ -162,6 +165,7 @@ function start(): void {
     frames: () => app.framesDrawn,
     link,
     addMarker: (clip, time, name) => app.addMarker(clip, time, name),
+    exportGlb: () => exportGlbForScript(app),
   };
   mountRecorder(panel.gui, app, window.skinlab);
 

@@ -66,16 +66,12 @@ export async function exportAndDownload(app: App): Promise<ExportGlbResult | nul
 }
 
 /** `skinlab.exportGlb()`: exports without downloading; rejects with the error the page shows. */
-async function exportForScript(app: App): Promise<ExportGlbResult> {
+export async function exportGlbForScript(app: App): Promise<ExportGlbResult> {
   const out = await app.exportGlb();
   return { bytes: out.bytes.length, warnings: out.warnings };
 }
 
-/**
- * Adds "Export .glb (X)" and its status lines to `gui`, and `exportGlb` to `window.skinlab`. The page's
- * composition root assigns window.skinlab after the panel is built, in the same task: the method is added
- * once that task is over (a microtask), to whatever object it assigned.
- */
+/** Adds "Export .glb (X)" and its status lines to `gui` (window.skinlab.exportGlb is exportGlbForScript, wired by main.ts). */
 export function mountExportGlb(gui: GUI, app: App): void {
   const actions = { exportGlb: (): void => void exportAndDownload(app) };
   const button = gui.add(actions, 'exportGlb').name('Export .glb  (X)');
@@ -86,8 +82,4 @@ export function mountExportGlb(gui: GUI, app: App): void {
   box.hidden = true;
   button.domElement.after(box);
   statusEl = box;
-  queueMicrotask(() => {
-    const api = (window as { skinlab?: object }).skinlab;
-    if (api) Object.assign(api, { exportGlb: (): Promise<ExportGlbResult> => exportForScript(app) });
-  });
 }

@@ -42,7 +42,7 @@ export class Overlay {
     this.warnEl = el('div', 'warnings', parent);
     this.warnEl.hidden = true;
     this.emptyEl = el('div', 'empty-hint', parent);
-    this.emptyEl.textContent = 'No model loaded. Drop a .x or .m3d model (with its textures) here, press O to open one, or pick the Walker in the panel.';
+    this.emptyEl.textContent = 'No model loaded. Drop a .glb, .gltf (with its .bin and images), .x or .m3d model (with its textures) here, press O to open one, or pick the Walker in the panel.';
     this.emptyEl.hidden = true;
     this.errorEl = el('div', 'error-banner', parent);
     this.errorEl.setAttribute('role', 'alert');
@@ -82,12 +82,13 @@ export class Overlay {
 <tr><td>Y</td><td>look-at: the head follows the camera</td></tr>
 <tr><td>hold E</td><td>the head follows the pointer</td></tr>
 <tr><td>O</td><td>open a model file</td></tr>
+<tr><td>X</td><td>export the model as binary glTF (.glb)</td></tr>
 <tr><td>S</td><td>save a picture (PNG, the canvas's pixel size)</td></tr>
 <tr><td>L</td><td>copy a link to this view</td></tr>
 <tr><td>H</td><td>hide / show panels</td></tr>
 <tr><td>?</td><td>this help</td></tr>
 </table>
-<p>Drop a <code>.x</code> or <code>.m3d</code> model, together with its textures, anywhere on the page.</p>`;
+<p>Drop a <code>.glb</code>, <code>.gltf</code>, <code>.x</code> or <code>.m3d</code> model, together with its files (a <code>.gltf</code>'s <code>.bin</code> and images, a <code>.x</code>'s textures), anywhere on the page.</p>`;
     this.helpEl.addEventListener('click', () => this.toggleHelp(false));
   }
 
