@@ -49,10 +49,13 @@ export function animatedFraming(scene: Scene): Framing {
     }
   });
   if (scene.clips.length > 0) floorY = min[1];
-  // And the bind pose (the stored vertices): a character bound in a T- or A-pose is then framed
-  // symmetrically whatever its clips do.
+  // And the bind pose (the stored vertices) of the skinned meshes: a character bound in a T- or A-pose is then
+  // framed symmetrically whatever its clips do. Not for glTF, whose bind space is whatever the inverse bind
+  // matrices say (CesiumMan's is Z-up) and whose rigid meshes store vertices in their node's own space (a
+  // quantized mesh's integers before its node's scale); nor for a rigid mesh, whose rest pose is counted above.
+  const bindIsModelSpace = scene.format !== 'gltf' && scene.format !== 'glb';
   for (const m of scene.meshes) {
-    if (m.vertexCount === 0) continue;
+    if (m.vertexCount === 0 || !m.skinned || !bindIsModelSpace) continue;
     computeBounds(m.positions, poseMin, poseMax);
     for (let k = 0; k < 3; k++) {
       min[k] = Math.min(min[k]!, poseMin[k]!);
