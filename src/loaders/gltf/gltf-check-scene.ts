@@ -11,6 +11,10 @@ import { CheckContext, isObj, type Obj } from './gltf-check-util.ts';
 
 /** Most nodes a scene may hold (skeleton parents are Int16). */
 export const MAX_SCENE_NODES = 32767;
+/** Most primitives all meshes together may hold; each becomes at least one draw. */
+export const MAX_PRIMITIVES = 8192;
+/** Most scenes a file may hold; real files have one or a few. */
+export const MAX_SCENES = 1024;
 /** Most morph targets all primitives together may hold; Dawn, the largest real rig, has 4 × 50. */
 export const MAX_PRIMITIVE_TARGETS = 65536;
 
@@ -55,11 +59,15 @@ export function checkNodes(ctx: CheckContext): void {
     for (let m = i; m !== -1 && state[m] === 1; m = parent[m]!) state[m] = 2;
   }
   const scenes = ctx.top('scenes');
+  if (scenes.length > MAX_SCENES) ctx.fail('/scenes', `${scenes.length} scenes, more than skinlab's limit of ${MAX_SCENES}`);
+  const seen = new Int32Array(nodes.length).fill(-1);
   for (const [s, scene] of scenes.entries()) {
     const list = ctx.arr(scene, 'nodes', `/scenes/${s}`) ?? [];
     for (let k = 0; k < list.length; k++) {
       const n = ctx.index(list[k], `/scenes/${s}/nodes/${k}`, 'nodes', nodes.length);
       if (parent[n] !== -1) ctx.fail(`/scenes/${s}/nodes/${k}`, `node ${n} is a child of node ${parent[n]}, not a root`);
+      if (seen[n] === s) ctx.fail(`/scenes/${s}/nodes/${k}`, `node ${n} is listed twice`);
+      seen[n] = s;
     }
   }
   const sceneIndex = ctx.ref(ctx.json, 'scene', '', 'scenes') ?? 0;
@@ -131,10 +139,13 @@ export function checkMeshes(ctx: CheckContext, layout: Layout): void {
     checkFinite(ctx, acc, index, what);
   };
   let allTargets = 0;
+  let allPrimitives = 0;
   for (const [m, mesh] of ctx.top('meshes').entries()) {
     const mptr = `/meshes/${m}`;
     const prims = ctx.arr(mesh, 'primitives', mptr);
     if (!prims || prims.length === 0) ctx.fail(`${mptr}/primitives`, 'is missing or empty; a mesh has at least one primitive');
+    allPrimitives += prims.length;
+    if (allPrimitives > MAX_PRIMITIVES) ctx.fail(`${mptr}/primitives`, `the meshes up to this one hold ${allPrimitives} primitives, more than skinlab's limit of ${MAX_PRIMITIVES} in all`);
     for (const prim of prims) {
       const targets = isObj(prim) ? prim['targets'] : undefined;
       if (Array.isArray(targets)) allTargets += targets.length;

@@ -43,6 +43,22 @@ function checkExtensions(ctx: CheckContext): void {
   if (ignored.length > 0) ctx.warn('/extensionsUsed', `extension${ignored.length > 1 ? 's' : ''} not read, drawn without: ${ignored.join(', ')}`);
 }
 
+const NAMED = ['accessors', 'animations', 'buffers', 'bufferViews', 'cameras', 'images', 'materials', 'meshes', 'nodes', 'samplers', 'scenes', 'skins', 'textures'];
+
+/** Every object's `name` is a string, and a mesh's `extras.targetNames` strings (the reader uses them as text). */
+function checkNames(ctx: CheckContext): void {
+  for (const kind of NAMED) {
+    for (const [i, o] of ctx.top(kind).entries()) {
+      ctx.str(o, 'name', `/${kind}/${i}`);
+      const extras = o['extras'];
+      if (kind === 'meshes' && typeof extras === 'object' && extras !== null && !Array.isArray(extras)) {
+        const names = ctx.arr(extras as Record<string, unknown>, 'targetNames', `/meshes/${i}/extras`) ?? [];
+        for (let k = 0; k < names.length; k++) if (typeof names[k] !== 'string') ctx.fail(`/meshes/${i}/extras/targetNames/${k}`, 'is not a string');
+      }
+    }
+  }
+}
+
 /**
  * `buffers[i]` holds the resolved bytes of json.buffers[i]: the GLB BIN chunk, a decoded data: URI or an
  * external file; null where an external file is missing (or, for a meshopt fallback buffer, has no data).
@@ -50,6 +66,7 @@ function checkExtensions(ctx: CheckContext): void {
 export function checkGltf(fileName: string, json: GltfJson, buffers: readonly (Uint8Array | null)[]): string[] {
   const ctx = new CheckContext(fileName, json);
   checkExtensions(ctx);
+  checkNames(ctx);
   const layout = checkLayout(ctx, buffers);
   checkNodes(ctx);
   checkMaterials(ctx);

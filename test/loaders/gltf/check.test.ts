@@ -107,6 +107,15 @@ describe('checkGltf: references and the node forest', () => {
     expect(fails((f) => (f.json.scenes[0].nodes = [5]))).toMatch(/\/scenes\/0\/nodes\/0: node 5 does not exist/);
     expect(fails((f) => (f.json.nodes[0].children = ['1']))).toMatch(/\/nodes\/0\/children\/0: is '1', not an index into nodes/);
   });
+  it('names that are not strings', () => {
+    expect(fails((f) => (f.json.animations[0].name = [1, 2]))).toBe('t.glb: /animations/0/name: is an array, not a string');
+    expect(fails((f) => (f.json.meshes[0].extras = { targetNames: [{}] }))).toBe('t.glb: /meshes/0/extras/targetNames/0: is not a string');
+  });
+  it('more primitives in all than the limit', () => {
+    expect(fails((f) => (f.json.meshes[0].primitives = Array.from({ length: 8193 }, () => f.json.meshes[0].primitives[0])))).toMatch(
+      /^t\.glb: \/meshes\/0\/primitives: the meshes up to this one hold 8193 primitives, more than skinlab's limit of 8192 in all$/,
+    );
+  });
   it('a node with two parents, a node that is its own child, a cycle, a child listed as a scene root', () => {
     expect(fails((f) => (f.json.nodes[2].children = [1]))).toBe('t.glb: /nodes/2/children/0: node 1 is already a child of node 0; a node has one parent');
     expect(fails((f) => (f.json.nodes[1].children = [1]))).toMatch(/\/nodes\/1\/children\/0: node 1 is its own child/);
