@@ -44,7 +44,7 @@ export function isKtx2(bytes: Uint8Array): boolean {
 type Prepared =
   | { readonly ok: true; readonly image: TextureImage }
   | { readonly ok: true; readonly bitmap: ImageBitmap }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly ktx2?: true };
 
 /**
  * Loads the diffuse map of every material. Returns one entry per material: null for a material without
@@ -124,7 +124,8 @@ export function uploadMaterialTextures(
       const p = prepared.get(name)!;
       try {
         if (p.ok) return 'image' in p ? uploadTextureImage(gl, p.image, s3tc) : uploadBitmap(gl, p.bitmap);
-        warn(`texture '${name}' ${p.reason}; showing a checker`);
+        // A KTX2 image the loader has already warned about (KHR_texture_basisu) gets no second warning.
+        if (!(p.ktx2 && warnings.some((w) => w.includes('KHR_texture_basisu')))) warn(`texture '${name}' ${p.reason}; showing a checker`);
       } catch (e) {
         warn(`texture '${name}' could not be uploaded: ${(e as Error).message}; showing a checker`);
       }
@@ -143,7 +144,7 @@ export function uploadMaterialTextures(
 async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits): Promise<Prepared> {
   const bytes = await companions(name).catch(() => null);
   if (!bytes) return { ok: false, reason: 'was not found next to the model' };
-  if (isKtx2(bytes)) return { ok: false, reason: 'is a KTX2 (Basis Universal) image, which skinlab cannot decode' };
+  if (isKtx2(bytes)) return { ok: false, reason: 'is a KTX2 (Basis Universal) image, which skinlab cannot decode', ktx2: true };
   let decoded;
   try {
     decoded = decodeTextureFile(bytes, name, limits);
