@@ -14,6 +14,7 @@ export class UsageError extends Error {
 }
 
 export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] [--t SECONDS ...] [--json]
+       npm run inspect -- FILE.gltf|FILE.glb --validate [--json]
 
   --json             print JSON (CONTRACT section 3) instead of a table
   --t SECONDS ...    also pose the model at these times (seconds, may be negative; "0 0.5" or "0,0.5")
@@ -21,7 +22,9 @@ export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX 
   --clip NAME|INDEX  the clip --t samples (default: the first)
   --tracks SPEC      pose with several animation-controller tracks instead of one clip, in the page's
                      \`tracks\` syntax: CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],...
-                     (e.g. "Walk,Wave"); each track's time is t x its speed`;
+                     (e.g. "Walk,Wave"); each track's time is t x its speed
+  --validate         glTF only: run Khronos glTF-Validator and print its counts of errors, warnings,
+                     infos and hints, with the first messages and their JSON pointers (exit 0 once it ran)`;
 
 const USAGE_LINE = INSPECT_USAGE.split('\n')[0]!;
 
@@ -34,12 +37,14 @@ export interface InspectArgs {
   /** Times in seconds in the order given, duplicates kept. */
   times: number[];
   json: boolean;
+  /** `--validate` given: report glTF-Validator's findings instead of loading the model (absent otherwise). */
+  validate?: true;
   /** `--help` or `-h` was given: print INSPECT_USAGE and exit 0; the other fields are then not checked. */
   help: boolean;
 }
 
 /** The options inspect knows; anything else that starts with `--` and a letter is refused. */
-export const OPTIONS = ['--json', '--clip', '--tracks', '--t', '--help', '-h'] as const;
+export const OPTIONS = ['--json', '--clip', '--tracks', '--t', '--validate', '--help', '-h'] as const;
 
 /** True for a token that is an option (known or not) rather than a value. */
 export function isOption(token: string): boolean {
@@ -72,6 +77,7 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
       for (const rest of argv.slice(i + 1)) positional(rest);
       break;
     } else if (a === '--json') o.json = true;
+    else if (a === '--validate') o.validate = true;
     else if (a === '--clip') {
       const v = argv[i + 1];
       if (v === undefined || isOption(v)) throw new UsageError('--clip needs a clip name or index');
@@ -93,5 +99,6 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
   }
   if (o.file === '') throw new UsageError(USAGE_LINE);
   if (o.clip !== null && o.tracks !== null) throw new UsageError('--clip and --tracks do not go together (put the clip in the track list)');
+  if (o.validate && (o.clip !== null || o.tracks !== null || o.times.length > 0)) throw new UsageError('--validate reports on the file alone: drop --clip, --tracks and --t');
   return o;
 }

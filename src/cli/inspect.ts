@@ -2,14 +2,18 @@ import { readFileSync, statSync } from 'node:fs';
 import { AnimPlayer } from '../anim/player.ts';
 import { PosedBounds } from '../anim/posed-bounds.ts';
 import { applyTracksSpec, formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
-import { loadModel } from '../loaders/load-model.ts';
+import { looksLikeGltf } from '../loaders/gltf/gltf-container.ts';
+import { loadModelAsync } from '../loaders/load-model.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
 import { INSPECT_USAGE, parseInspectArgs, UsageError, type InspectArgs } from './inspect-args.ts';
+import { gltfResources, validateGltf, validateTable } from './inspect-gltf.ts';
 
 /**
  * `npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] [--t SECONDS ...] [--json]`
- * Loads a model in Node with the page's own loaders and prints its summary (CONTRACT section 3).
+ * `npm run inspect -- FILE --validate [--json]` (glTF: Khronos glTF-Validator's report)
+ * Loads a model in Node with the page's own loaders (loadModelAsync: a .gltf's external buffers and images
+ * are read from the model's folder, inspect-gltf.ts) and prints its summary (CONTRACT section 3).
  * The command line is parsed by inspect-args.ts (options and FILE in any order).
  * Failure: exit 1 with a single `error:` line on stderr, never a stack trace.
  */
@@ -18,7 +22,7 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
   const bones = new Set<number>();
   for (const m of scene.meshes) if (m.skinned) for (const b of m.bones) bones.add(b);
   const out: Record<string, unknown> = { format: scene.format };
-  if (scene.format !== 'm3d') out.floatBits = scene.floatBits;
+  if (scene.format.startsWith('x-')) out.floatBits = scene.floatBits;
   // Morph facts are added only for models that have targets, so every other summary stays as it was.
   const morphed = scene.morphTargets.length > 0;
   out.meshes = scene.meshes.map((m) => ({
@@ -114,7 +118,7 @@ function table(s: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
-function main(): number {
+async function main(): Promise<number> {
   let opts: InspectArgs;
   try {
     opts = parseInspectArgs(process.argv.slice(2));
@@ -130,7 +134,13 @@ function main(): number {
     }
     if (size > 1024 * 1024 * 1024) throw new UsageError(`${opts.file}: larger than 1 GiB`);
     const bytes = new Uint8Array(readFileSync(opts.file));
-    const scene = loadModel(opts.file, bytes);
+    if (opts.validate) {
+      if (!looksLikeGltf(opts.file, bytes)) throw new UsageError(`${opts.file}: --validate checks glTF files (.gltf, .glb) only, and this is not one`);
+      const report = await validateGltf(opts.file, bytes);
+      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${validateTable(opts.file, report)}\n`);
+      return 0;
+    }
+    const scene = await loadModelAsync(opts.file, bytes, gltfResources(opts.file, bytes));
     if (opts.tracks !== null && opts.times.length === 0) throw new UsageError('--tracks poses the model: give the times with --t');
     const summary = summarise(scene, opts.clip, opts.times, opts.tracks);
     process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${table(summary)}\n`);
@@ -142,4 +152,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();
