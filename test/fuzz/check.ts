@@ -1,10 +1,13 @@
 import { join } from 'node:path';
-import { loadModel } from '../../src/loaders/load-model.ts';
+import { loadModel, loadModelAsync } from '../../src/loaders/load-model.ts';
+import { validateScene } from '../../src/model/build.ts';
 import { LoadError } from '../../src/model/errors.ts';
+import type { Scene } from '../../src/model/types.ts';
 import { arm, disarm } from './alloc-guard.ts';
 
 /**
- * The fuzzer's oracle for one input: `loadModel` must either return a Scene or throw a LoadError whose
+ * The fuzzer's oracle for one input: `loadModel` (`loadModelAsync` for glTF and in the campaign workers)
+ * must either return a Scene (one that passes validateScene again) or throw a LoadError whose
  * message is non-empty, names the file and stays readable (a corrupt name must not turn into a
  * megabyte-long message). Anything else is a failure: another exception type (TypeError, RangeError,
  * "Maximum call stack size exceeded", "Invalid array length"...), an allocation over the input's budget
@@ -55,18 +58,21 @@ export function allocationLimit(bytes: Uint8Array): number {
 /** The code under test: the working tree's loader, or another checkout's (`npm run fuzz -- --against DIR`). */
 export interface Loader {
   readonly loadModel: (fileName: string, bytes: Uint8Array) => unknown;
+  /** Every format, glTF included (absent in checkouts older than glTF support). */
+  readonly loadModelAsync?: (fileName: string, bytes: Uint8Array) => Promise<unknown>;
   readonly LoadError: abstract new (...args: never[]) => Error;
 }
 
-export const CURRENT_LOADER: Loader = { loadModel, LoadError };
+export const CURRENT_LOADER: Loader = { loadModel, loadModelAsync, LoadError };
 
 /** The loader of another checkout at `dir` (its src/loaders/load-model.ts and src/model/errors.ts). */
 export async function loaderIn(dir: string): Promise<Loader> {
-  const { loadModel: load } = (await import(join(dir, 'src', 'loaders', 'load-model.ts'))) as { loadModel: Loader['loadModel'] };
+  const m = (await import(join(dir, 'src', 'loaders', 'load-model.ts'))) as Pick<Loader, 'loadModel' | 'loadModelAsync'>;
   const { LoadError: error } = (await import(join(dir, 'src', 'model', 'errors.ts'))) as { LoadError: Loader['LoadError'] };
-  return { loadModel: load, LoadError: error };
+  return { loadModel: m.loadModel, loadModelAsync: m.loadModelAsync, LoadError: error };
 }
 
+/** One input through the synchronous loadModel (.x, .m3d). */
 export function runCase(bytes: Uint8Array, fileName: string, slowMs: number, loader: Loader = CURRENT_LOADER): CaseResult {
   arm(allocationLimit(bytes));
   const t0 = performance.now();
@@ -76,8 +82,36 @@ export function runCase(bytes: Uint8Array, fileName: string, slowMs: number, loa
   } catch (e) {
     error = e;
   }
-  const ms = performance.now() - t0;
-  const meter = disarm();
+  return verdict(error, performance.now() - t0, disarm(), fileName, slowMs, loader);
+}
+
+/**
+ * One input through loadModelAsync (every format, glTF included), where the loader has it; the meter stays
+ * armed across its awaits (one case at a time per worker, nothing else allocates meanwhile).
+ */
+export async function runCaseAsync(bytes: Uint8Array, fileName: string, slowMs: number, loader: Loader = CURRENT_LOADER): Promise<CaseResult> {
+  if (loader.loadModelAsync === undefined) return runCase(bytes, fileName, slowMs, loader);
+  arm(allocationLimit(bytes));
+  const t0 = performance.now();
+  let error: unknown = null;
+  let scene: unknown = null;
+  try {
+    scene = await loader.loadModelAsync(fileName, bytes);
+  } catch (e) {
+    error = e;
+  }
+  if (error === null && loader === CURRENT_LOADER) {
+    // The Scene must pass validation again unchanged (validateScene is idempotent): a throw here is a failure.
+    try {
+      validateScene(scene as Scene);
+    } catch (e) {
+      error = new Error(`the loaded Scene fails validateScene: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return verdict(error, performance.now() - t0, disarm(), fileName, slowMs, loader);
+}
+
+function verdict(error: unknown, ms: number, meter: ReturnType<typeof disarm>, fileName: string, slowMs: number, loader: Loader): CaseResult {
   const base = { ms, allocated: meter.used };
   if (meter.tripped !== null) return { ...base, verdict: 'alloc', message: meter.tripped.message, stack: meter.tripped.stack };
   if (error === null) return ms > slowMs ? { ...base, verdict: 'slow', message: `loaded in ${ms.toFixed(0)} ms`, stack: '' } : { ...base, verdict: 'ok', message: '', stack: '' };

@@ -1,6 +1,9 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { HOSTILE } from './hostile.ts';
+import { GLTF_HOSTILE } from './gltf-hostile.ts';
+import { mutateGltf, truncatedGltf } from './gltf-mutate.ts';
+import { analyseGltf, GLTF_NAME, type GltfSeed } from './gltf-seeds.ts';
+import { HOSTILE, type HostileInput } from './hostile.ts';
 import { mutate, truncated, type Mutant } from './mutate.ts';
 import { caseRng } from './rng.ts';
 import { analyse, type Shape } from './structure.ts';
@@ -33,6 +36,13 @@ export interface Plan {
   readonly sweepTotal: number;
   /** One round of the random phase: file indices, shuffled by the seed. */
   readonly round: readonly number[];
+  /** Which hand-built inputs lead: .x/.m3d ones, glTF ones, or both (by the formats among the files). */
+  readonly hostileSet: 'x' | 'gltf' | 'both';
+}
+
+/** The hostile inputs of a plan, in case order. */
+export function hostileList(plan: Pick<Plan, 'hostileSet'>): readonly HostileInput[] {
+  return plan.hostileSet === 'x' ? HOSTILE : plan.hostileSet === 'gltf' ? GLTF_HOSTILE : [...HOSTILE, ...GLTF_HOSTILE];
 }
 
 /** Generated models above this size are left out (the walker and Dawn files are several MiB each). */
@@ -59,7 +69,7 @@ export function corpusFiles(corpusDir: string, generatedDir: string | null): Cor
 
 export function makePlan(files: readonly CorpusFile[], seed: number, sweepUnits: number, shapes: ShapeCache): Plan {
   const sweep = files.map((f, i) => {
-    const cuts = Math.max(1, shapes.get(i).cuts.length);
+    const cuts = Math.max(1, GLTF_NAME.test(f.name) ? shapes.gltf(i).cuts.length : shapes.get(i).cuts.length);
     return Math.min(cuts, Math.round(sweepUnits * Math.min(1, 32768 / Math.max(1, f.size))) || 1);
   });
   const round: number[] = [];
@@ -72,12 +82,25 @@ export function makePlan(files: readonly CorpusFile[], seed: number, sweepUnits:
     const j = r.int(i + 1);
     [round[i], round[j]] = [round[j]!, round[i]!];
   }
-  return { seed, files, hostile: HOSTILE.length, sweep, sweepTotal: sweep.reduce((a, b) => a + b, 0), round };
+  const gltf = files.some((f) => GLTF_NAME.test(f.name));
+  const other = files.some((f) => !GLTF_NAME.test(f.name));
+  const hostileSet = gltf && other ? 'both' : gltf ? 'gltf' : 'x';
+  const hostile = hostileList({ hostileSet }).length;
+  return { seed, files, hostile, sweep, sweepTotal: sweep.reduce((a, b) => a + b, 0), round, hostileSet };
 }
 
-/** Corpus bytes and their Shapes, read and analysed on first use. */
+/** Corpus bytes and their Shapes (glTF: GltfSeeds), read and analysed on first use. */
 export class ShapeCache {
   private readonly shapes = new Map<number, Shape>();
+  private readonly seeds = new Map<number, GltfSeed>();
+  gltf(i: number): GltfSeed {
+    let s = this.seeds.get(i);
+    if (s === undefined) {
+      s = analyseGltf(this.files[i]!.path);
+      this.seeds.set(i, s);
+    }
+    return s;
+  }
   constructor(private readonly files: readonly CorpusFile[]) {}
   get(i: number): Shape {
     let s = this.shapes.get(i);
@@ -105,12 +128,12 @@ export function fileOf(plan: Plan, index: number): number {
 
 /** Name of what case `index` derives from: a corpus file or `hostile:<name>`. */
 export function sourceOf(plan: Plan, index: number): string {
-  return index < plan.hostile ? `hostile:${HOSTILE[index]!.name}` : plan.files[fileOf(plan, index)]!.name;
+  return index < plan.hostile ? `hostile:${hostileList(plan)[index]!.name}` : plan.files[fileOf(plan, index)]!.name;
 }
 
 export function mutantAt(plan: Plan, shapes: ShapeCache, index: number): { file: number; mutant: Mutant } {
   if (index < plan.hostile) {
-    const h = HOSTILE[index]!;
+    const h = hostileList(plan)[index]!;
     return { file: plan.files.length, mutant: { bytes: h.bytes(), fileName: h.name, label: `hostile:${h.name}` } };
   }
   const file = fileOf(plan, index);
@@ -118,7 +141,9 @@ export function mutantAt(plan: Plan, shapes: ShapeCache, index: number): { file:
   let k = index - plan.hostile;
   if (k < plan.sweepTotal) {
     for (let f = 0; f < file; f++) k -= plan.sweep[f]!;
+    if (GLTF_NAME.test(name)) return { file, mutant: truncatedGltf(shapes.gltf(file), name, k, plan.sweep[file]!) };
     return { file, mutant: truncated(shapes.get(file), name, k, plan.sweep[file]!) };
   }
+  if (GLTF_NAME.test(name)) return { file, mutant: mutateGltf(shapes.gltf(file), name, caseRng(plan.seed, index)) };
   return { file, mutant: mutate(shapes.get(file), name, caseRng(plan.seed, index)) };
 }

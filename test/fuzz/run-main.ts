@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_OPTIONS, describeFailures, runCampaign } from './campaign.ts';
-import { CURRENT_LOADER, isFailure, loaderIn, runCase, signature, type Loader } from './check.ts';
+import { CURRENT_LOADER, isFailure, loaderIn, runCase, runCaseAsync, signature, type Loader } from './check.ts';
+import { gltfSeedFiles } from './gltf-seeds.ts';
 import { minimize } from './minimize.ts';
 import { packMszip } from './mszip-pack.ts';
 import { corpusFiles } from './plan.ts';
@@ -19,8 +20,9 @@ import { analyse } from './structure.ts';
  *   --max-cases N               stop after N cases
  *   --slow-ms N / --hang-ms N   a load slower than N ms fails / is killed (defaults 2000 / 5000)
  *   --corpus DIR                corpus (default CORPUS_DIR, else ../shared/corpus); --no-generated skips public/models/generated
- *   --replay FILE [--name N]    load one input in-process and print the verdict (N: name given to the loader)
- *   --minimize FILE [--name N] [--inner] [--to F]
+ *   --no-gltf / --gltf-only     leave out / fuzz only the glTF seeds of test/fixtures/gltf-fuzz (included by default)
+ *   --replay FILE [--name N]    load one input in-process (through loadModelAsync) and print the verdict (N: name given to the loader)
+ *   --minimize FILE [--name N] [--inner] [--to F]   (.x and .m3d: minimising runs the synchronous loadModel)
  *                               shrink a failing input keeping its failure signature; --inner shrinks the
  *                               decompressed stream of a tzip/bzip file and re-packs it
  *   --against DIR               fuzz, replay or minimise the loaders of another checkout (DIR/src/...), e.g.
@@ -48,7 +50,7 @@ export async function main(args: string[]): Promise<number> {
   const against = option(args, '--against');
   const loader = against === undefined ? CURRENT_LOADER : await loaderIn(against);
   const replay = option(args, '--replay');
-  if (replay !== undefined) return replayOne(replay, option(args, '--name') ?? basename(replay), numberOption(args, '--slow-ms', 2000), loader);
+  if (replay !== undefined) return await replayOne(replay, option(args, '--name') ?? basename(replay), numberOption(args, '--slow-ms', 2000), loader);
   const toMinimize = option(args, '--minimize');
   if (toMinimize !== undefined) {
     const to = option(args, '--to') ?? `${toMinimize}.min`;
@@ -61,11 +63,15 @@ export async function main(args: string[]): Promise<number> {
   const envSeed = Number(process.env.SKINLAB_FUZZ_SEED ?? '');
   const seed = numberOption(args, '--seed', Number.isInteger(envSeed) && process.env.SKINLAB_FUZZ_SEED ? envSeed : Date.now() % 1_000_000) >>> 0;
   const corpus = option(args, '--corpus') ?? process.env.CORPUS_DIR ?? join(repo, '..', 'shared', 'corpus');
-  if (!existsSync(corpus)) {
-    console.error(`no corpus at ${corpus} (set CORPUS_DIR or --corpus)`);
+  const gltfOnly = args.includes('--gltf-only');
+  if (!gltfOnly && !existsSync(corpus)) {
+    console.error(`no corpus at ${corpus} (set CORPUS_DIR or --corpus, or --gltf-only)`);
     return 2;
   }
-  const files = corpusFiles(corpus, args.includes('--no-generated') ? null : join(repo, 'public', 'models', 'generated'));
+  const files = [
+    ...(gltfOnly ? [] : corpusFiles(corpus, args.includes('--no-generated') ? null : join(repo, 'public', 'models', 'generated'))),
+    ...(args.includes('--no-gltf') ? [] : gltfSeedFiles(join(here, '..', 'fixtures', 'gltf-fuzz'))),
+  ];
   const outDir = option(args, '--out') ?? `/tmp/fuzz-failures-${seed}`;
   console.log(`fuzzing ${files.length} files for ${seconds} s, seed ${seed}; failures go to ${outDir}`);
   const result = await runCampaign({
@@ -91,8 +97,8 @@ export async function main(args: string[]): Promise<number> {
   return result.failures.length > 0 ? 1 : 0;
 }
 
-function replayOne(path: string, name: string, slowMs: number, loader: Loader): number {
-  const r = runCase(new Uint8Array(readFileSync(path)), name, slowMs, loader);
+async function replayOne(path: string, name: string, slowMs: number, loader: Loader): Promise<number> {
+  const r = await runCaseAsync(new Uint8Array(readFileSync(path)), name, slowMs, loader);
   console.log(`${r.verdict} in ${r.ms.toFixed(1)} ms, ${(r.allocated / 1048576).toFixed(1)} MiB allocated\n${r.message}`);
   if (r.stack) console.log(r.stack);
   if (isFailure(r.verdict)) console.log(`signature: ${signature(r)}`);

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { CURRENT_LOADER, isFailure, loaderIn, runCase } from './check.ts';
+import { CURRENT_LOADER, isFailure, loaderIn, runCaseAsync } from './check.ts';
 import { ShapeCache, mutantAt, type Plan } from './plan.ts';
 import { SLOT, type FailureMessage, type WorkerInput } from './protocol.ts';
 
@@ -28,11 +28,11 @@ for (let i = input.start; i < input.end && Atomics.load(slots, SLOT.stop) === 0;
   const generated = performance.now() - generating;
   Atomics.store(slots, SLOT.loadStarted, Date.now() - input.epoch);
   Atomics.store(slots, SLOT.phase, 1);
-  let result = runCase(mutant.bytes, mutant.fileName, input.slowMs, loader);
+  let result = await runCaseAsync(mutant.bytes, mutant.fileName, input.slowMs, loader);
   // A stall of the shared machine is not the loader's fault: a slow case counts only if it is slow every time.
   for (let again = 0; again < 2 && result.verdict === 'slow'; again++) {
     Atomics.store(slots, SLOT.loadStarted, Date.now() - input.epoch);
-    result = runCase(mutant.bytes, mutant.fileName, input.slowMs, loader);
+    result = await runCaseAsync(mutant.bytes, mutant.fileName, input.slowMs, loader);
   }
   Atomics.store(slots, SLOT.phase, 0);
   if (trace) process.stderr.write(`case ${i}: gen ${generated.toFixed(0)} ms, load ${result.ms.toFixed(0)} ms, ${result.verdict} [${mutant.label}]\n`);
