@@ -11,6 +11,14 @@ import { skinMesh } from './software-skin.ts';
  * for morphed meshes, a view of the mesh over that copy), sized at construction; measure() allocates
  * nothing. Used for camera framing and `inspect --t`.
  */
+/** What measure() reads of a pose: an AnimPlayer, or anything with its palette writer (morph weights optional). */
+export interface PoseSource {
+  writePalette: AnimPlayer['writePalette'];
+  readonly morphWeights?: Float32Array;
+}
+
+const NO_WEIGHTS = new Float32Array(0);
+
 export class PosedBounds {
   private readonly palettes: Float32Array[];
   private readonly positions: Float32Array[];
@@ -30,13 +38,13 @@ export class PosedBounds {
   }
 
   /** Writes the union of every skinned mesh's box into outMin/outMax (+/-Infinity when there are no vertices). */
-  measure(player: AnimPlayer, outMin: { [i: number]: number }, outMax: { [i: number]: number }): void {
+  measure(player: PoseSource, outMin: { [i: number]: number }, outMax: { [i: number]: number }): void {
     for (let k = 0; k < 3; k++) {
       outMin[k] = Infinity;
       outMax[k] = -Infinity;
     }
     const meshes = this.scene.meshes;
-    const weights = player.morphWeights;
+    const weights = player.morphWeights ?? NO_WEIGHTS;
     for (let i = 0; i < meshes.length; i++) {
       const m = meshes[i]!;
       if (m.vertexCount === 0) continue;

@@ -37,7 +37,7 @@ describe('inspect --tracks: poses with several controller tracks', () => {
       c.evaluate();
       const min = [0, 0, 0];
       const max = [0, 0, 0];
-      bounds.measure(c as never, min, max);
+      bounds.measure(c, min, max);
       for (let k = 0; k < 3; k++) {
         expect(p.bounds.min[k]).toBeCloseTo(min[k]!, 4);
         expect(p.bounds.max[k]).toBeCloseTo(max[k]!, 4);
