@@ -1,44 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/gltf-container.ts';
-import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
+import { basename, dirname } from 'node:path';
+import { ModelFolder } from './model-files.ts';
 
 /**
- * What `inspect` needs for glTF beyond the loader: the external files a .gltf names, found next to the model,
- * and Khronos glTF-Validator's report (`--validate`). Files are looked up by the URI's base name (decoded)
- * in the model's own folder and nowhere else, so a URI such as `../../etc/passwd` reads at most
- * `<folder>/passwd`. Node only (CLI).
+ * `inspect --validate`: Khronos glTF-Validator's report on a glTF file, its external files read beside the model
+ * by the companion rules of model-files.ts. Node only (CLI).
  */
-
-/** The files `json` names, keyed by the URI exactly as written; missing ones are left out (the loader names them). */
-export function gltfResources(modelPath: string, bytes: Uint8Array): Map<string, Uint8Array> {
-  const out = new Map<string, Uint8Array>();
-  if (!looksLikeGltf(modelPath, bytes)) return out;
-  const { buffers, images } = externalUris(readGltfContainer(basename(modelPath), bytes).json);
-  for (const uri of [...buffers, ...images]) {
-    const file = resourcePath(modelPath, uri);
-    if (file !== null) out.set(uri, new Uint8Array(readFileSync(file)));
-  }
-  return out;
-}
-
-/** `<model folder>/<base name of the decoded URI>` when that is a file no larger than the model limit, else null. */
-export function resourcePath(modelPath: string, uri: string): string | null {
-  let name: string;
-  try {
-    name = decodeURIComponent(uri.split(/[?#]/)[0]!);
-  } catch {
-    name = uri;
-  }
-  name = basename(name.replace(/\\/g, '/'));
-  if (name === '' || name === '.' || name === '..') return null;
-  const file = join(dirname(modelPath), name);
-  try {
-    return existsSync(file) && statSync(file).isFile() && statSync(file).size <= MAX_MODEL_BYTES ? file : null;
-  } catch {
-    return null;
-  }
-}
 
 interface ValidatorMessage {
   readonly code: string;
@@ -78,18 +44,19 @@ export interface ValidateSummary {
   readonly messages: { severity: string; code: string; message: string; where: string }[];
 }
 
-/** Runs Khronos glTF-Validator over the model; its external resources are read next to it as above. */
+/** Runs Khronos glTF-Validator over the model; its external resources are read next to it (model-files.ts). */
 export async function validateGltf(modelPath: string, bytes: Uint8Array): Promise<ValidateSummary> {
   const specifier = 'gltf-validator';
   const loaded = (await import(/* @vite-ignore */ specifier)) as ValidatorModule & { default?: ValidatorModule };
   const validator = loaded.default ?? loaded;
+  const folder = new ModelFolder(dirname(modelPath));
   const report = await validator.validateBytes(bytes, {
     uri: basename(modelPath),
     maxIssues: 0,
     writeTimestamp: false,
     externalResourceFunction: (uri: string) => {
-      const file = resourcePath(modelPath, uri);
-      return file === null ? Promise.reject(new Error(`${uri}: not found next to the model`)) : Promise.resolve(new Uint8Array(readFileSync(file)));
+      const found = folder.read(uri);
+      return found === null ? Promise.reject(new Error(`${uri}: not found next to the model`)) : Promise.resolve(found);
     },
   });
   const i = report.issues;

@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from 'node:fs';
 import { AnimPlayer } from '../anim/player.ts';
 import { PosedBounds } from '../anim/posed-bounds.ts';
 import { applyTracksSpec, formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
@@ -7,7 +6,8 @@ import { loadModelAsync } from '../loaders/load-model.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
 import { INSPECT_USAGE, parseInspectArgs, UsageError, type InspectArgs } from './inspect-args.ts';
-import { gltfResources, validateGltf, validateTable } from './inspect-gltf.ts';
+import { validateGltf, validateTable } from './inspect-gltf.ts';
+import { gltfResources, readModelInput } from './model-files.ts';
 
 /**
  * `npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] [--t SECONDS ...] [--json]`
@@ -126,14 +126,7 @@ async function main(): Promise<number> {
       process.stdout.write(`${INSPECT_USAGE}\n`);
       return 0;
     }
-    let size: number;
-    try {
-      size = statSync(opts.file).size;
-    } catch {
-      throw new UsageError(`${opts.file}: no such file`);
-    }
-    if (size > 1024 * 1024 * 1024) throw new UsageError(`${opts.file}: larger than 1 GiB`);
-    const bytes = new Uint8Array(readFileSync(opts.file));
+    const bytes = readModelInput(opts.file);
     if (opts.validate) {
       if (!looksLikeGltf(opts.file, bytes)) throw new UsageError(`${opts.file}: --validate checks glTF files (.gltf, .glb) only, and this is not one`);
       const report = await validateGltf(opts.file, bytes);

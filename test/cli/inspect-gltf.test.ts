@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseInspectArgs } from '../../src/cli/inspect-args.ts';
-import { resourcePath } from '../../src/cli/inspect-gltf.ts';
+import { ModelFolder } from '../../src/cli/model-files.ts';
 
 /** `inspect` on glTF: loading through loadModelAsync with external files from the model's folder, and --validate. */
 const SEEDS = join(__dirname, '..', 'fixtures', 'gltf-fuzz');
@@ -109,11 +109,14 @@ describe('inspect --validate arguments and resource paths', () => {
     mkdirSync(join(dir, 'm'));
     writeFileSync(join(dir, 'm', 'a b.bin'), 'x');
     writeFileSync(join(dir, 'outside.bin'), 'x');
-    const model = join(dir, 'm', 'model.gltf');
-    expect(resourcePath(model, 'a%20b.bin')).toBe(join(dir, 'm', 'a b.bin'));
-    expect(resourcePath(model, 'deep/er/a b.bin')).toBe(join(dir, 'm', 'a b.bin'));
-    expect(resourcePath(model, '../outside.bin')).toBeNull();
-    expect(resourcePath(model, '..')).toBeNull();
-    expect(resourcePath(model, '..\\outside.bin')).toBeNull();
+    writeFileSync(join(dir, 'm', 'Skin.PNG'), 'x');
+    const folder = new ModelFolder(join(dir, 'm'));
+    expect(folder.pathOf('a%20b.bin')).toBe(join(dir, 'm', 'a b.bin'));
+    expect(folder.pathOf('deep/er/a b.bin')).toBe(join(dir, 'm', 'a b.bin'));
+    expect(folder.pathOf('C:\\maps\\skin.png')).toBe(join(dir, 'm', 'Skin.PNG'));
+    expect(folder.pathOf('../outside.bin')).toBeNull();
+    expect(folder.pathOf('..')).toBeNull();
+    expect(folder.pathOf('..\\outside.bin')).toBeNull();
+    expect(folder.pathOf('data:application/octet-stream;base64,AAAA')).toBeNull();
   });
 });
