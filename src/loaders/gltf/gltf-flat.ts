@@ -64,6 +64,8 @@ export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: read
     weights: gather(inf.weights, src, 4),
     maxInfluences: inf.maxInfluences,
     overflow: inf.overflow,
+    rescaled: inf.rescaled,
+    empty: inf.empty,
   };
   return { geometry, influences, morphs: morphs ? morphs.map((d) => unweldDeltas(d, src, geo.vertexCount)) : null };
 }

@@ -18,8 +18,8 @@ import { readInfluences, rigidInfluences, rigidPalette, skinPalette, type Influe
  *   the node's space, so the mesh follows the node and its animated ancestors.
  * - A mesh placed by several nodes gives one SkinnedMesh per node; they share the vertex arrays.
  * - A primitive without NORMAL is drawn flat, as glTF requires: unwelded, one face normal per triangle (gltf-flat.ts).
- * One warning each, with counts: point and line primitives skipped; vertices with more than 4 influences (4
- * largest kept, renormalised).
+ * One warning each, with counts: point and line primitives skipped; vertices whose weights do not sum to 1
+ * (rescaled) or are all 0; vertices with more than 4 influences (4 largest kept, renormalised).
  */
 
 export interface MeshInputs {
@@ -38,6 +38,8 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
   const usedNames = new Set<string>();
   let skippedModes = 0;
   let overflow = 0;
+  let rescaled = 0;
+  let empty = 0;
   const total = morph.names.length;
   const indexOf = (n: import('@gltf-transform/core').Node): number => skeleton.indexOf.get(n)!;
 
@@ -68,7 +70,11 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
         if (!perSkin.has(skin)) {
           inf = readInfluences(prim, geo.vertexCount, skin.listJoints().length, where);
           perSkin.set(skin, inf);
-          if (inf) overflow += inf.overflow;
+          if (inf) {
+            overflow += inf.overflow;
+            rescaled += inf.rescaled;
+            empty += inf.empty;
+          }
         }
         let pal = palettes.get(skin);
         if (!pal) palettes.set(skin, (pal = skinPalette(skin, indexOf, `${fileName}: skin "${skin.getName()}"`)));
@@ -106,6 +112,10 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
     });
   }
   if (skippedModes > 0) warnings.push(`${skippedModes} point or line primitive${skippedModes === 1 ? '' : 's'} skipped (skinlab draws triangles)`);
+  // The spec asks for weights that sum to 1; exporters often write them rounded (the validator's
+  // ACCESSOR_WEIGHTS_NON_NORMALIZED), so the sum is fixed and said once.
+  if (rescaled > 0) warnings.push(`${rescaled} vert${rescaled === 1 ? 'ex has' : 'ices have'} blend weights not summing to 1: rescaled`);
+  if (empty > 0) warnings.push(`${empty} skinned vert${empty === 1 ? 'ex has' : 'ices have'} no weight: bound to the skin's first joint`);
   if (overflow > 0) {
     warnings.push(`${overflow} ${overflow === 1 ? 'vertex has' : 'vertices have'} more than 4 bone influences (JOINTS_1/WEIGHTS_1): the 4 largest kept, renormalised`);
   }

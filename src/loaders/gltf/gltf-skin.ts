@@ -23,6 +23,9 @@ export interface Influences {
   readonly maxInfluences: number;
   /** Vertices that had more than MAX_INFLUENCES non-zero weights. */
   readonly overflow: number;
+  /** Vertices whose weights did not sum to 1 (rescaled), and vertices without any weight (given slot 0). */
+  readonly rescaled: number;
+  readonly empty: number;
 }
 
 export interface Palette {
@@ -78,8 +81,8 @@ export function readInfluences(prim: Primitive, vertexCount: number, jointCount:
     }
     if (nonZero > MAX_INFLUENCES) overflow++;
   }
-  const { maxInfluences } = normaliseInfluences(joints, weights, vertexCount, jointCount);
-  return { joints, weights, maxInfluences, overflow };
+  const { maxInfluences, rescaled, empty } = normaliseInfluences(joints, weights, vertexCount, jointCount);
+  return { joints, weights, maxInfluences, overflow, rescaled, empty };
 }
 
 /** Every vertex weight 1 on palette slot 0. */
@@ -87,7 +90,7 @@ export function rigidInfluences(vertexCount: number): Influences {
   const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
   const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
   for (let v = 0; v < vertexCount; v++) weights[v * MAX_INFLUENCES] = 1;
-  return { joints, weights, maxInfluences: vertexCount > 0 ? 1 : 0, overflow: 0 };
+  return { joints, weights, maxInfluences: vertexCount > 0 ? 1 : 0, overflow: 0, rescaled: 0, empty: 0 };
 }
 
 /** The skin's palette; `indexOf` maps its joints to skeleton nodes (every joint is in the skeleton). */

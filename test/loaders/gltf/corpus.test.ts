@@ -76,3 +76,16 @@ describeGltfCorpus('glTF corpus', () => {
     expect(new Set(ys.map((y) => y.toFixed(6))).size).toBeLessThanOrEqual(sTrack.translation!.times.length);
   });
 });
+
+describeGltfCorpus('weights that do not sum to 1', () => {
+  it("RobotExpressive: rescaled with one warning counting the vertices glTF-Validator flags (752 ACCESSOR_WEIGHTS_NON_NORMALIZED)", async () => {
+    const scene = await loadCorpus('threejs/RobotExpressive.glb');
+    expect(scene.warnings).toEqual(['752 vertices have blend weights not summing to 1: rescaled']);
+    for (const m of scene.meshes) {
+      for (let v = 0; v < m.vertexCount; v++) {
+        const w = m.weights;
+        expect(Math.abs(w[v * 4]! + w[v * 4 + 1]! + w[v * 4 + 2]! + w[v * 4 + 3]! - 1)).toBeLessThan(1e-6);
+      }
+    }
+  });
+});
