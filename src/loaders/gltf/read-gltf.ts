@@ -127,7 +127,12 @@ function resolveBuffers(fileName: string, json: GltfJson, bin: Uint8Array | null
 
 async function readDocument(fileName: string, json: GltfJson, resources: Record<string, Uint8Array>): Promise<Document> {
   const deps = await decoderDependencies(json, fileName);
-  const io = new WebIO().registerExtensions(ALL_EXTENSIONS).registerDependencies(deps).setLogger(SILENT);
+  // Only the extensions the file declares: the SDK visits every registered one while it reads.
+  const used = new Set(Array.isArray(json['extensionsUsed']) ? (json['extensionsUsed'] as unknown[]) : []);
+  const io = new WebIO()
+    .registerExtensions(ALL_EXTENSIONS.filter((e) => used.has(e.EXTENSION_NAME)))
+    .registerDependencies(deps)
+    .setLogger(SILENT);
   try {
     return await io.readJSON({ json: json as never, resources: resources as never });
   } catch (e) {
