@@ -22,6 +22,13 @@ export interface Stats {
   technique: string;
   /** Draws of the skinned meshes (drawCalls less floor and overlays). */
   meshDrawCalls: number;
+  /** Passes that drew the model's meshes in the last frame (surfaces, wireframe edges, shadow map …). */
+  passes: number;
+  /**
+   * Vertex skinnings in the last frame: per pass for techniques that skin in the vertex shader, once for those
+   * that skin once and draw the result in every pass (software, stream-out).
+   */
+  skinnedVerticesPerFrame: number;
   groups: number;
   duplicatedVertices: number;
   vertexBytes: number;
@@ -65,6 +72,8 @@ export class FrameStats {
     drawCalls: 0,
     technique: '',
     meshDrawCalls: 0,
+    passes: 0,
+    skinnedVerticesPerFrame: 0,
     groups: 0,
     duplicatedVertices: 0,
     vertexBytes: 0,
@@ -149,6 +158,8 @@ export class FrameStats {
     st.paletteBytes = model.paletteBytes;
     st.drawCalls = f.drawCalls;
     st.meshDrawCalls = f.meshDrawCalls;
+    st.passes = f.passes;
+    st.skinnedVerticesPerFrame = f.skinnedVertices;
     st.crowd = f.crowd;
     st.footstepsPerSecond = f.footsteps;
     st.wanderUsPerInstance = f.wanderUs > 0 && f.crowd > 0 ? f.crowdPoseUs / f.crowd : 0;

@@ -1,5 +1,5 @@
 import type { mat4 } from 'gl-matrix';
-import type { Technique } from '../techniques/technique.ts';
+import type { Technique, TechniqueMesh } from '../techniques/technique.ts';
 import type { MorphPath } from './morph-runtime.ts';
 import type { ViewId } from './views.ts';
 
@@ -58,6 +58,14 @@ export interface FrameFigures {
    */
   setupUs: number;
   setupWhat: string;
+  /** Passes that drew the model's meshes this frame (the shaded surfaces, the wireframe edges, a shadow map …). */
+  passes: number;
+  /**
+   * Vertex skinnings this frame: for a technique that skins in the vertex shader, every vertex of every pass
+   * that draws it; for one that skins once (software, stream-out), each vertex once. Divided by the technique's
+   * vertex count it says how many times each vertex was skinned.
+   */
+  skinnedVertices: number;
   /** Load-time costs of the technique's mesh state, summed over meshes. */
   groups: number;
   duplicatedVertices: number;
@@ -85,6 +93,8 @@ export function emptyFigures(): FrameFigures {
     skinUs: 0,
     setupUs: 0,
     setupWhat: '',
+    passes: 0,
+    skinnedVertices: 0,
     groups: 0,
     duplicatedVertices: 0,
     vertexBytes: 0,
@@ -104,6 +114,8 @@ export function resetFigures(out: FrameFigures): void {
   out.drawCalls = 0;
   out.meshDrawCalls = 0;
   out.uploadBytes = 0;
+  out.passes = 0;
+  out.skinnedVertices = 0;
   out.groups = 0;
   out.duplicatedVertices = 0;
   out.vertexBytes = 0;
@@ -111,4 +123,22 @@ export function resetFigures(out: FrameFigures): void {
   out.unrepresentableScale = 0;
   out.setupUs = 0;
   out.setupWhat = '';
+}
+
+/** Vertices of a technique's meshes (its own copies: duplicated vertices count). */
+function techniqueVertices(tmeshes: readonly TechniqueMesh[]): number {
+  let n = 0;
+  for (let i = 0; i < tmeshes.length; i++) n += tmeshes[i]!.vertexCount;
+  return n;
+}
+
+/** A pass that drew `tmeshes` with `technique`: one more pass, and its skinnings when the shader skins per pass. No allocation. */
+export function countMeshPass(out: FrameFigures, technique: Technique, tmeshes: readonly TechniqueMesh[]): void {
+  out.passes++;
+  if (!technique.skinsOnce) out.skinnedVertices += techniqueVertices(tmeshes);
+}
+
+/** The frame's update of `tmeshes`: a technique that skins once per frame skinned every vertex once. No allocation. */
+export function countSkinOnce(out: FrameFigures, technique: Technique, tmeshes: readonly TechniqueMesh[]): void {
+  if (technique.skinsOnce) out.skinnedVertices += techniqueVertices(tmeshes);
 }

@@ -8,7 +8,7 @@ import type { OrbitCamera } from './camera.ts';
 import { CrowdPass } from './crowd-pass.ts';
 import { DiffSchedule } from './diff-count.ts';
 import { DiffView } from './diff-view.ts';
-import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
+import { countSkinOnce, resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { MorphPath } from './morph-runtime.ts';
@@ -146,6 +146,7 @@ export class Renderer {
       if (tm.unrepresentableScale > out.unrepresentableScale) out.unrepresentableScale = tm.unrepresentableScale;
     }
     out.skinUs = (performance.now() - (morphBuilt ? t1 : t0)) * 1000;
+    countSkinOnce(out, technique, tmeshes);
     if (surface === 'weights' || surface === 'influences') {
       const meshes = model.scene.meshes;
       for (let i = 0; i < tmeshes.length; i++) model.viewData.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);

@@ -1,5 +1,5 @@
 import type { TechniqueMesh } from '../techniques/technique.ts';
-import type { FrameFigures, RenderOptions } from './frame-types.ts';
+import { countMeshPass, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
@@ -59,7 +59,11 @@ export class SurfacePass {
       gl.depthMask(true);
     }
     gl.disable(gl.CULL_FACE);
-    if (opts.view === 'wireframe') this.drawWireframe(model, v, tmeshes, out);
+    if (meshFigures) countMeshPass(out, v.technique, tmeshes);
+    if (opts.view === 'wireframe') {
+      this.drawWireframe(model, v, tmeshes, out);
+      if (meshFigures) countMeshPass(out, v.technique, tmeshes);
+    }
     gl.bindVertexArray(null);
   }
 

@@ -14,6 +14,7 @@ export const accumulated: Technique = {
   label: 'Accumulated matrix (Dawn)',
   summary: 'blends the weighted matrices first, then one multiply per attribute (GPU Gems ch. 4)',
   groupUniform: null,
+  skinsOnce: false,
   unsupportedReason: (scene, caps) => uboUnsupported(scene, caps, 16),
   defines: (scene, caps, o) => ({ PALETTE_UBO: true, PALETTE_SIZE: uboPaletteSize(scene, caps, 16), INFLUENCES: clampInfluences(o.influences) }),
   meshKey: () => 'accumulated',

@@ -41,6 +41,7 @@ export const dualQuat: Technique = {
   label: 'Dual quaternions (Kavan)',
   summary: 'palette as unit dual quaternions plus axis scale (3 vec4 per bone): rigid blends without the candy-wrapper collapse',
   groupUniform: null,
+  skinsOnce: false,
   unsupportedReason: (scene, caps) => uboUnsupported(scene, caps, DUAL_QUAT_STRIDE),
   defines: (scene, caps, o) => ({
     PALETTE_DUAL_QUAT: true,

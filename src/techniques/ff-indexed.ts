@@ -16,6 +16,7 @@ export const ffIndexed: Technique = {
   label: 'Fixed-function indexed (palette)',
   summary: 'palette of `palette` matrices per draw, mesh split into palette-sized groups, byte indices',
   groupUniform: 'u_groupPalette',
+  skinsOnce: false,
   unsupportedReason: (scene, caps, o) => {
     const r = paletteRange(scene, caps, clampInfluences(o.influences));
     return r.min > r.max ? `a triangle needs ${r.min} matrices; this device's vertex uniforms hold a palette of ${r.max}` : null;

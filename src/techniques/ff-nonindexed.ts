@@ -20,6 +20,7 @@ export const ffNonIndexed: Technique = {
   label: 'Fixed-function non-indexed',
   summary: '4 world matrices per draw, mesh split into bone-combination groups, weights only (4th implicit)',
   groupUniform: 'u_groupPalette',
+  skinsOnce: false,
   unsupportedReason: () => null,
   defines: () => ({
     PALETTE_UNIFORM: true,

@@ -154,6 +154,7 @@ export const software: Technique = {
   label: 'Software (CPU, UpdateSkinnedMesh)',
   summary: 'CPU skins positions, normals and tangents into dynamic vertex buffers each frame; the reference',
   groupUniform: null,
+  skinsOnce: true,
   unsupportedReason: () => null,
   defines: () => ({ NO_SKIN: true }),
   meshKey: (o) => `software:${clampInfluences(o.influences)}`,

@@ -127,6 +127,11 @@ export interface Technique {
   readonly summary: string;
   /** Uniform that setGroup() loads per draw, or null. */
   readonly groupUniform: string | null;
+  /**
+   * True when the technique skins each vertex once per frame, in update(), and every pass draws the result
+   * (software on the CPU); false when the vertex shader skins in every pass that draws the mesh.
+   */
+  readonly skinsOnce: boolean;
   /** null when the technique can draw this scene on this device, else why not (shown greyed out). */
   unsupportedReason(scene: Scene, caps: DeviceCaps, options: TechniqueOptions): string | null;
   /** Shader variant of this technique for a scene: the define set of skinned.vert. */

@@ -33,6 +33,7 @@ export const texture: Technique = {
   label: 'Palette texture (texelFetch)',
   summary: 'mat4 palette in an RGBA32F texture, 4 texels per bone, no bone limit',
   groupUniform: null,
+  skinsOnce: false,
   unsupportedReason: (scene, caps) => {
     let need = 1;
     for (const m of scene.meshes) need = Math.max(need, m.bones.length);

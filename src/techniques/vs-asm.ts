@@ -25,6 +25,7 @@ export const vsAsm: Technique = {
   label: 'vs.1.1 shader (96 registers)',
   summary: '4x3 matrices as 3 vec4 rows in a 96-register budget, byte indices pre-multiplied by 3, implicit last weight',
   groupUniform: 'u_constants',
+  skinsOnce: false,
   unsupportedReason: (scene, caps, o) => {
     if (caps.maxVertexUniformVectors < VS_ASM_REGISTERS) return `needs ${VS_ASM_REGISTERS} vertex uniform vectors; this device has ${caps.maxVertexUniformVectors}`;
     const need = sceneFaceBones(scene, clampInfluences(o.influences));

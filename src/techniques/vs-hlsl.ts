@@ -16,6 +16,7 @@ export const vsHlsl: Technique = {
   label: 'HLSL shader (uniform block)',
   summary: 'mat4 palette in a std140 uniform block, one draw per subset, a shader variant per influence count',
   groupUniform: null,
+  skinsOnce: false,
   unsupportedReason: (scene, caps) => uboUnsupported(scene, caps, 16),
   defines: (scene, caps, o) => ({
     PALETTE_UBO: true,

@@ -149,6 +149,7 @@ export class Overlay {
       (s.oneTime ? `one-time  ${s.oneTime.ms.toFixed(1)} ms: ${s.oneTime.what}\n` : '') +
       `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
       `draws     ${s.drawCalls}  (mesh ${s.meshDrawCalls})   groups ${s.groups}\n` +
+      `passes    ${s.passes}   skinned ${s.skinnedVerticesPerFrame} vertices/frame\n` +
       `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +
       (s.wanderUsPerInstance > 0 ? `wander    ${s.wanderUsPerInstance.toFixed(1)} µs/instance   footsteps ${s.footstepsPerSecond.toFixed(0)}/s\n` : '') +
       (s.approximatedTriangles > 0 ? `⚠ ${s.approximatedTriangles} triangles need more bones than a group: influences reduced\n` : '') +
