@@ -8,6 +8,10 @@
 //   product: v_tangent = (unit skinned tangent, sign), v_bitangent = cross(unit normal, tangent) · sign,
 //   world space like v_normal. The shading does not read them; transform feedback captures v_tangent.
 // CROWD: instanced crowd (with PALETTE_TEXTURE): the instance's palette rows and grid offset (crowd_pars).
+// SKIN_OUT: the stream-out technique's skinning pass (transform feedback, rasteriser discarded): the morphed and
+//   skinned model-space position, normal and tangent (xyz, bitangent sign w) as written by skinVertex, not
+//   normalised, in o_position / o_normal / o_tangent; the pass captures them into the buffers every draw reads
+//   (src/techniques/stream-out.ts). The rest of main() runs as usual and is not captured.
 // VIEW_TEXTURE: the weights/influences views' per-vertex data (render/view-data.ts), fetched at gl_VertexID
 //   from u_viewTex and passed on as v_view.
 precision highp float;
@@ -38,6 +42,11 @@ out vec3 v_bitangent;
 uniform highp sampler2D u_viewTex;
 out vec2 v_view;
 #endif
+#if defined(SKIN_OUT)
+out vec3 o_position;
+out vec3 o_normal;
+out vec4 o_tangent;
+#endif
 
 // v / |v|, or `fallback` when v has no length (normalize() of a zero vector is undefined).
 vec3 unitOr(vec3 v, vec3 fallback) {
@@ -64,6 +73,11 @@ void main() {
   vec3 normal;
   vec3 tangent;
   skinVertex(bindPosition, bindNormal, bindTangent, position, normal, tangent);
+#endif
+#if defined(SKIN_OUT)
+  o_position = position;
+  o_normal = normal;
+  o_tangent = vec4(tangent, a_tangent.w);
 #endif
 #if defined(CROWD)
   position += crowdOffset();

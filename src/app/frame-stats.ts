@@ -29,6 +29,8 @@ export interface Stats {
    * that skin once and draw the result in every pass (software, stream-out).
    */
   skinnedVerticesPerFrame: number;
+  /** Bytes the technique's own skinning pass writes per frame (stream-out's transform feedback), averaged like uploadBytes; 0 for the others. */
+  feedbackBytes: number;
   groups: number;
   duplicatedVertices: number;
   vertexBytes: number;
@@ -63,7 +65,7 @@ export interface Stats {
 }
 
 export class FrameStats {
-  private readonly window = { start: 0, frames: 0, cpuUs: 0, upload: 0, skinUs: 0 };
+  private readonly window = { start: 0, frames: 0, cpuUs: 0, upload: 0, skinUs: 0, feedback: 0 };
   private readonly last: Stats = {
     fps: 0,
     cpuAnimUs: 0,
@@ -74,6 +76,7 @@ export class FrameStats {
     meshDrawCalls: 0,
     passes: 0,
     skinnedVerticesPerFrame: 0,
+    feedbackBytes: 0,
     groups: 0,
     duplicatedVertices: 0,
     vertexBytes: 0,
@@ -117,7 +120,7 @@ export class FrameStats {
       this.oneTime.ms = f.setupUs / 1000;
       st.oneTime = this.oneTime;
       if (st.technique !== technique || st.groups !== f.groups || st.vertexBytes !== f.vertexBytes) {
-        this.copyFigures(model, f, f.uploadBytes, f.skinUs, technique);
+        this.copyFigures(model, f, f.uploadBytes, f.skinUs, f.feedbackBytes, technique);
         st.cpuAnimUs = cpuUs;
         this.window.frames = 0;
       }
@@ -129,6 +132,7 @@ export class FrameStats {
     w.cpuUs += cpuUs;
     w.upload += f.uploadBytes;
     w.skinUs += f.skinUs;
+    w.feedback += f.feedbackBytes;
     if (st.technique !== technique || st.groups !== f.groups || st.vertexBytes !== f.vertexBytes) {
       // A switch (technique, palette, influences) shows the new mesh state's costs at once; the averages restart.
       w.frames = 1;
@@ -136,24 +140,27 @@ export class FrameStats {
       w.cpuUs = cpuUs;
       w.upload = f.uploadBytes;
       w.skinUs = f.skinUs;
-      this.copyFigures(model, f, w.upload, w.skinUs, technique);
+      w.feedback = f.feedbackBytes;
+      this.copyFigures(model, f, w.upload, w.skinUs, w.feedback, technique);
       st.cpuAnimUs = cpuUs;
     }
     if (now - w.start >= 1000) {
       st.fps = ((w.frames - 1) * 1000) / (now - w.start) || 0;
       st.cpuAnimUs = w.cpuUs / w.frames;
-      this.copyFigures(model, f, w.upload / w.frames, w.skinUs / w.frames, technique);
+      this.copyFigures(model, f, w.upload / w.frames, w.skinUs / w.frames, w.feedback / w.frames, technique);
       w.frames = 0;
       w.cpuUs = 0;
       w.upload = 0;
       w.skinUs = 0;
+      w.feedback = 0;
     }
   }
 
-  private copyFigures(model: LoadedModel, f: FrameFigures, upload: number, skinUs: number, technique: string): void {
+  private copyFigures(model: LoadedModel, f: FrameFigures, upload: number, skinUs: number, feedback: number, technique: string): void {
     const st = this.last;
     st.technique = technique;
     st.uploadBytes = upload;
+    st.feedbackBytes = feedback;
     st.cpuSkinUs = skinUs;
     st.paletteBytes = model.paletteBytes;
     st.drawCalls = f.drawCalls;

@@ -95,7 +95,17 @@ export function releaseShaders(gl: WebGL2RenderingContext, program: WebGLProgram
 export class ProgramCache {
   private readonly programs = new Map<string, twgl.ProgramInfo>();
 
-  constructor(private readonly gl: WebGL2RenderingContext) {}
+  /**
+   * The live cache of a context (the renderer's), for mesh state that compiles a program of its own (stream-out's
+   * skinning pass) without a renderer to ask; null before one exists or after it is disposed. No allocation.
+   */
+  static of(gl: WebGL2RenderingContext): ProgramCache | null {
+    return CACHES.get(gl) ?? null;
+  }
+
+  constructor(private readonly gl: WebGL2RenderingContext) {
+    CACHES.set(gl, this);
+  }
 
   /** Programs compiled so far (grows when a variant is first asked for: the frame did one-time work). */
   get size(): number {
@@ -150,5 +160,9 @@ export class ProgramCache {
   dispose(): void {
     for (const p of this.programs.values()) this.gl.deleteProgram(p.program);
     this.programs.clear();
+    if (CACHES.get(this.gl) === this) CACHES.delete(this.gl);
   }
 }
+
+/** The newest ProgramCache of each context (a renderer rebuilt after a context loss replaces its predecessor's). */
+const CACHES = new WeakMap<WebGL2RenderingContext, ProgramCache>();

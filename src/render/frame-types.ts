@@ -66,6 +66,8 @@ export interface FrameFigures {
    * vertex count it says how many times each vertex was skinned.
    */
   skinnedVertices: number;
+  /** Bytes a technique's own skinning pass wrote this frame (stream-out's transform feedback); 0 for the others. */
+  feedbackBytes: number;
   /** Load-time costs of the technique's mesh state, summed over meshes. */
   groups: number;
   duplicatedVertices: number;
@@ -95,6 +97,7 @@ export function emptyFigures(): FrameFigures {
     setupWhat: '',
     passes: 0,
     skinnedVertices: 0,
+    feedbackBytes: 0,
     groups: 0,
     duplicatedVertices: 0,
     vertexBytes: 0,
@@ -116,6 +119,7 @@ export function resetFigures(out: FrameFigures): void {
   out.uploadBytes = 0;
   out.passes = 0;
   out.skinnedVertices = 0;
+  out.feedbackBytes = 0;
   out.groups = 0;
   out.duplicatedVertices = 0;
   out.vertexBytes = 0;
@@ -138,7 +142,12 @@ export function countMeshPass(out: FrameFigures, technique: Technique, tmeshes: 
   if (!technique.skinsOnce) out.skinnedVertices += techniqueVertices(tmeshes);
 }
 
-/** The frame's update of `tmeshes`: a technique that skins once per frame skinned every vertex once. No allocation. */
+/**
+ * The frame's update of `tmeshes`: a technique that skins once per frame skinned every vertex once, and its own
+ * pass (stream-out) wrote feedbackBytes. No allocation.
+ */
 export function countSkinOnce(out: FrameFigures, technique: Technique, tmeshes: readonly TechniqueMesh[]): void {
-  if (technique.skinsOnce) out.skinnedVertices += techniqueVertices(tmeshes);
+  if (!technique.skinsOnce) return;
+  out.skinnedVertices += techniqueVertices(tmeshes);
+  for (let i = 0; i < tmeshes.length; i++) out.feedbackBytes += tmeshes[i]!.feedbackBytes ?? 0;
 }

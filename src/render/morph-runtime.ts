@@ -2,7 +2,7 @@ import { applyMorphs, effectiveWeightsInto, MORPH_SLOTS, type MorphPath } from '
 import { MorphSlotBuffer, MorphTexture, MORPH_SLOT_STRIDE_BYTES, morphRegions } from '../gpu/morph-buffers.ts';
 import { ATTRIB, MORPH_SLOT_LOCATION, MORPH_TEXTURE_UNIT, type Defines } from '../gpu/programs.ts';
 import type { Scene, SkinnedMesh } from '../model/types.ts';
-import type { TechniqueMesh } from '../techniques/technique.ts';
+import type { PassMorph, TechniqueMesh } from '../techniques/technique.ts';
 
 /**
  * The morph-target runtime of one model: applies the player's morph weights before skinning, in bind space,
@@ -16,6 +16,9 @@ import type { TechniqueMesh } from '../techniques/technique.ts';
  *   shader re-orthonormalises the neutral tangent against the normal it reads, so tangents need no upload).
  * The software technique skins on the CPU, so it always gets the CPU-morphed mesh, with the path's weights
  * (for 'slots' only the 5 bound ones: the same image as the GPU techniques).
+ * A technique that skins in a pass of its own (stream-out: TechniqueMesh.passVao / setPassMorph) gets the GPU
+ * path's inputs bound on its pass vertex array and a PassMorph (the define set and a uniform loader for the
+ * pass program) whatever the draw programs' defines; on the cpu path its bind inputs are written as usual.
  *
  * Frame contract: prepare() once per frame (and before a readback) with the technique meshes about to be
  * drawn, then bindMesh() for each mesh with the program's MorphLocations before its draws. GPU storage is
@@ -27,10 +30,14 @@ export { MORPH_PATHS, type MorphPath } from '../anim/morph.ts';
 /** Active targets per mesh the texture path applies (uniform arrays of MORPH_MAX / 4 vec4). */
 export const MORPH_MAX = 64;
 
+/** The define sets the GPU paths add (one object each: a pass keys its programs by them). */
+const SLOTS_DEFINES: Defines = { MORPH_SLOTS: true };
+const TEXTURE_DEFINES: Defines = { MORPH_TEXTURE: true, MORPH_MAX };
+
 /** The define set the morph path adds to skinned.vert (none for a model without targets, the cpu path, or CPU skinning). */
 export function morphDefines(scene: Scene, path: MorphPath, cpuSkinned: boolean): Defines | null {
   if (scene.morphTargets.length === 0 || cpuSkinned || path === 'cpu') return null;
-  return path === 'slots' ? { MORPH_SLOTS: true } : { MORPH_TEXTURE: true, MORPH_MAX };
+  return path === 'slots' ? SLOTS_DEFINES : TEXTURE_DEFINES;
 }
 
 /** A program's morph uniforms (null where the program has none). */
@@ -77,6 +84,11 @@ interface MeshState {
 interface VaoState {
   readonly tm: TechniqueMesh;
   readonly mesh: MeshState;
+  /** The vertex arrays the GPU paths' inputs are bound on: the technique's pass array, or its triangle and edge arrays. */
+  readonly vaos: readonly WebGLVertexArrayObject[];
+  /** A pass technique's PassMorph per GPU path (null for the others). */
+  readonly passSlots: PassMorph | null;
+  readonly passTexture: PassMorph | null;
   slotBuffer: MorphSlotBuffer | null;
   /** Texture path: the mesh vertex each technique vertex copies (uint per vertex). */
   sourceBuffer: WebGLBuffer | null;
@@ -103,6 +115,8 @@ export class MorphRuntime {
   storageBytes = 0;
   private readonly meshes: MeshState[];
   private readonly vaos = new Map<WebGLVertexArrayObject, VaoState>();
+  /** Morph uniform locations of the pass programs seen (a few: one per path and influence count). */
+  private readonly passLocations = new Map<WebGLProgram, MorphLocations>();
   private version = 0;
 
   constructor(
@@ -146,21 +160,32 @@ export class MorphRuntime {
     if (this.applied.length === 0) return;
     effectiveWeightsInto(path, weights, this.applied, this.slots, this.droppedSlot);
     this.dropped = this.droppedSlot[0]!;
-    if (gpuMorph) {
+    if (path !== 'cpu') {
       // Location 6 of a mesh no target moves stays disabled and reads the generic value, whose type must match
-      // the program's input: uint a_morphVertex (texture) or vec3 a_morphPosition0 (slots).
+      // the input of the programs carrying this path's define (draws, or a technique's own pass): uint
+      // a_morphVertex (texture) or vec3 a_morphPosition0 (slots). Programs without the define do not read it.
       if (path === 'texture') this.gl.vertexAttribI4ui(MORPH_SLOT_LOCATION, 0, 0, 0, 0);
       else this.gl.vertexAttrib4f(MORPH_SLOT_LOCATION, 0, 0, 0, 0);
     }
     for (let i = 0; i < tmeshes.length; i++) {
       const ms = this.meshes[i];
-      if (!ms || ms.regions === 0) continue;
       const tm = tmeshes[i]!;
-      const vs = this.vaoState(tm, ms);
+      if (!ms || ms.regions === 0) {
+        tm.setPassMorph?.(null);
+        continue;
+      }
+      const vs = this.vaoState(tm, ms, i);
       if (path === 'cpu' || tm.bindInputs.kind === 'arrays') {
         this.morphOnCpu(ms);
         if (vs.written !== ms.version) this.writeBindInputs(vs, ms.positions!, ms.normals!, ms.tangents, ms.version);
       } else if (vs.written !== NEUTRAL) this.writeBindInputs(vs, ms.mesh.positions, ms.mesh.normals, ms.mesh.tangents, NEUTRAL);
+      if (tm.setPassMorph) {
+        // The technique's own pass morphs on the GPU paths, whatever its draw programs carry.
+        if (path === 'slots') this.bindSlots(vs);
+        else if (path === 'texture') this.prepareTexture(vs);
+        tm.setPassMorph(path === 'slots' ? vs.passSlots : path === 'texture' ? vs.passTexture : null);
+        continue;
+      }
       if (!gpuMorph) continue;
       if (path === 'slots') this.bindSlots(vs);
       else if (path === 'texture') this.prepareTexture(vs);
@@ -197,12 +222,17 @@ export class MorphRuntime {
     }
   }
 
-  private vaoState(tm: TechniqueMesh, ms: MeshState): VaoState {
+  private vaoState(tm: TechniqueMesh, ms: MeshState, index: number): VaoState {
     let vs = this.vaos.get(tm.vao);
     if (!vs) {
+      const pass = tm.passVao !== undefined && tm.setPassMorph !== undefined;
+      const bind = (program: WebGLProgram): void => this.bindMesh(index, this.passLocationsOf(program));
       vs = {
         tm,
         mesh: ms,
+        vaos: pass ? [tm.passVao!] : [tm.vao, tm.wireVao],
+        passSlots: pass ? { defines: SLOTS_DEFINES, bind } : null,
+        passTexture: pass ? { defines: TEXTURE_DEFINES, bind } : null,
         slotBuffer: null,
         sourceBuffer: null,
         mode: MODE_NONE,
@@ -214,6 +244,16 @@ export class MorphRuntime {
       this.vaos.set(tm.vao, vs);
     }
     return vs;
+  }
+
+  /** A pass program's morph uniform locations (looked up once per program). */
+  private passLocationsOf(program: WebGLProgram): MorphLocations {
+    let locs = this.passLocations.get(program);
+    if (!locs) {
+      locs = morphLocations(this.gl, program);
+      this.passLocations.set(program, locs);
+    }
+    return locs;
   }
 
   /** ms.positions/normals = the mesh morphed by `applied`; recomputed only when the weights changed. */
@@ -278,8 +318,8 @@ export class MorphRuntime {
     for (let s = 0; same && s < MORPH_SLOTS; s++) if (vs.boundSlots[s] !== this.slots[s]) same = false;
     if (same) return;
     const sb = vs.slotBuffer;
-    for (let k = 0; k < 2; k++) {
-      gl.bindVertexArray(k === 0 ? vs.tm.vao : vs.tm.wireVao);
+    for (let k = 0; k < vs.vaos.length; k++) {
+      gl.bindVertexArray(vs.vaos[k]!);
       gl.bindBuffer(gl.ARRAY_BUFFER, sb.buffer);
       for (let s = 0; s < MORPH_SLOTS; s++) {
         const t = this.slots[s]!;
@@ -319,8 +359,8 @@ export class MorphRuntime {
         vs.sourceBuffer = b;
         this.storageBytes += vs.tm.sourceVertex.byteLength;
       }
-      for (let k = 0; k < 2; k++) {
-        gl.bindVertexArray(k === 0 ? vs.tm.vao : vs.tm.wireVao);
+      for (let k = 0; k < vs.vaos.length; k++) {
+        gl.bindVertexArray(vs.vaos[k]!);
         for (let l = MORPH_SLOT_LOCATION + 1; l < MORPH_SLOT_LOCATION + 2 * MORPH_SLOTS; l++) gl.disableVertexAttribArray(l);
         gl.bindBuffer(gl.ARRAY_BUFFER, vs.sourceBuffer);
         gl.enableVertexAttribArray(ATTRIB.a_morphVertex);
@@ -350,6 +390,7 @@ export class MorphRuntime {
       this.gl.deleteBuffer(vs.sourceBuffer);
     }
     this.vaos.clear();
+    this.passLocations.clear();
     for (const ms of this.meshes) {
       ms.texture?.dispose();
       ms.texture = null;

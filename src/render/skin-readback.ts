@@ -47,6 +47,9 @@ export function readbackSkin(
   const groupLoc = technique.groupUniform ? gl.getUniformLocation(program.program, technique.groupUniform) : null;
   const morphLocs = gpuMorph ? morphLocations(gl, program.program) : null;
   model.morph?.prepare(morphs, player.morphWeights, tmeshes, gpuMorph);
+  // Every mesh's per-frame work first: a technique that skins in a pass of its own (stream-out) runs it here,
+  // with its own program and transform feedback; the readback then captures what its draws read.
+  for (let i = 0; i < tmeshes.length; i++) tmeshes[i]!.update(player);
   gl.useProgram(program.program);
   new UniformBinding(program, uniforms.frame).apply();
   const tf = gl.createTransformFeedback();
@@ -54,7 +57,6 @@ export function readbackSkin(
   gl.enable(gl.RASTERIZER_DISCARD);
   for (let i = 0; i < tmeshes.length; i++) {
     const tm = tmeshes[i]!;
-    tm.update(player);
     tm.bind();
     model.morph?.bindMesh(i, morphLocs);
     const buffer = gl.createBuffer();

@@ -3,13 +3,14 @@ import { dualQuat } from './dual-quat.ts';
 import { ffIndexed } from './ff-indexed.ts';
 import { ffNonIndexed } from './ff-nonindexed.ts';
 import { software } from './software.ts';
+import { streamOut } from './stream-out.ts';
 import type { Technique, TechniqueId } from './technique.ts';
 import { texture } from './texture.ts';
 import { vsAsm } from './vs-asm.ts';
 import { vsHlsl } from './vs-hlsl.ts';
 
 /** The techniques this build can draw with, in menu order (CONTRACT section 5). */
-export const TECHNIQUES: readonly Technique[] = [software, ffNonIndexed, ffIndexed, vsAsm, vsHlsl, accumulated, dualQuat, texture];
+export const TECHNIQUES: readonly Technique[] = [software, ffNonIndexed, ffIndexed, vsAsm, vsHlsl, accumulated, dualQuat, texture, streamOut];
 
 export const DEFAULT_TECHNIQUE: TechniqueId = 'vs-hlsl';
 

@@ -22,7 +22,8 @@ export type TechniqueId =
   | 'vs-hlsl'
   | 'accumulated'
   | 'dual-quat'
-  | 'texture';
+  | 'texture'
+  | 'stream-out';
 
 /** Every id of CONTRACT section 5, in menu order. */
 export const TECHNIQUE_IDS: readonly TechniqueId[] = [
@@ -34,6 +35,7 @@ export const TECHNIQUE_IDS: readonly TechniqueId[] = [
   'accumulated',
   'dual-quat',
   'texture',
+  'stream-out',
 ];
 
 /**
@@ -93,6 +95,18 @@ export type BindInputs =
   | { readonly kind: 'buffers'; readonly positions: WebGLBuffer; readonly normals: WebGLBuffer }
   | { readonly kind: 'arrays'; readonly positions: Float32Array; readonly normals: Float32Array; readonly tangents: Float32Array | null };
 
+/**
+ * The GPU morph a technique's own skinning pass applies (stream-out), handed over by the morph runtime
+ * (render/morph-runtime.ts) in prepare(), before update(). The draw programs of such a technique carry no morph
+ * define: the pass morphs and skins, every draw reads the result.
+ */
+export interface PassMorph {
+  /** The morph path's define set for the pass program (MORPH_SLOTS, or MORPH_TEXTURE and MORPH_MAX). */
+  readonly defines: Defines;
+  /** Loads the mesh's morph uniforms (and delta texture) into `program`, which is in use; before the pass draws. */
+  bind(program: WebGLProgram): void;
+}
+
 /** Per-mesh state of a technique. Owned by the model's GPU resources; disposed with them. */
 export interface TechniqueMesh {
   readonly vao: WebGLVertexArrayObject;
@@ -117,6 +131,16 @@ export interface TechniqueMesh {
   setGroup(group: number, location: WebGLUniformLocation | null): number;
   /** How far the pose is from what the technique can represent (dual-quat: the palette's shear, |cos| between matrix columns), else 0. */
   readonly unrepresentableScale: number;
+  /**
+   * Techniques that skin in a pass of their own inside update() (stream-out): the vertex array that pass reads
+   * (bind-space attributes at the ATTRIB locations, its positions and normals being bindInputs' buffers). The
+   * morph runtime binds the GPU morph inputs (slot pairs, source vertex) there instead of on vao/wireVao, and
+   * hands the path over with setPassMorph (null: the inputs already hold the morphed mesh, or nothing moves it).
+   */
+  readonly passVao?: WebGLVertexArrayObject;
+  setPassMorph?(morph: PassMorph | null): void;
+  /** Bytes the technique's own pass wrote into its buffers in the last update() (stream-out's transform feedback); absent or 0 for the others. */
+  readonly feedbackBytes?: number;
   dispose(): void;
 }
 

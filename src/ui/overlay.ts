@@ -79,6 +79,7 @@ export class Overlay {
 <tr><td>V</td><td>next view (weights, influences, groups, diff …)</td></tr>
 <tr><td>B</td><td>bind pose (identity palette)</td></tr>
 <tr><td>G</td><td>floor (grid and shadow)</td></tr>
+<tr><td>D</td><td>shadows: the key light's shadow map (floor and self-shadowing)</td></tr>
 <tr><td>Y</td><td>look-at: the head follows the camera</td></tr>
 <tr><td>hold E</td><td>the head follows the pointer</td></tr>
 <tr><td>O</td><td>open a model file</td></tr>
@@ -149,7 +150,8 @@ export class Overlay {
       (s.oneTime ? `one-time  ${s.oneTime.ms.toFixed(1)} ms: ${s.oneTime.what}\n` : '') +
       `palette   ${s.paletteBytes} B  (uploaded ${s.uploadBytes.toFixed(0)} B/frame)\n` +
       `draws     ${s.drawCalls}  (mesh ${s.meshDrawCalls})   groups ${s.groups}\n` +
-      `passes    ${s.passes}   skinned ${s.skinnedVerticesPerFrame} vertices/frame\n` +
+      `passes    ${s.passes}   skinned ${s.skinnedVerticesPerFrame} vertices/frame` +
+      (s.feedbackBytes > 0 ? `   stream-out ${formatKiB(Math.round(s.feedbackBytes))}/frame\n` : '\n') +
       `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +
       (s.wanderUsPerInstance > 0 ? `wander    ${s.wanderUsPerInstance.toFixed(1)} µs/instance   footsteps ${s.footstepsPerSecond.toFixed(0)}/s\n` : '') +
       (s.approximatedTriangles > 0 ? `⚠ ${s.approximatedTriangles} triangles need more bones than a group: influences reduced\n` : '') +
