@@ -4,6 +4,10 @@
 //                  colouring ('mask'; -1 for every other mode, so nothing is)
 //   u_opaque       1 writes alpha 1 ('opaque', 'mask'); 0 keeps the alpha ('blend', and .x/.m3d materials)
 // u_alpha scales the result last (the skeleton view's ghost).
+// SHADOW_RECEIVE: the shaded colouring's key light is scaled by the shadow map's visibility (shadow_pars);
+//   the teaching colourings stay unshadowed (their colours are the point).
+// SHADOW_DEPTH: the shadow map's caster pass (render/shadow-pass.ts): depth only; a 'mask' material's
+//   cut-out fragments are discarded so holes cast no shadow. Nothing is shaded.
 // The teaching views replace the material with a debug colour (debug_views.glsl), kept shaded:
 //   VIEW_WEIGHTS     v_view.x, the chosen bone's weight, on a blue → red ramp
 //   VIEW_INFLUENCES  v_view.y, the vertex's kept influence count, one colour per count
@@ -12,6 +16,9 @@ precision highp float;
 
 #include <camera_pars>
 #include <lighting_pars>
+#if defined(SHADOW_RECEIVE)
+#include <shadow_pars>
+#endif
 #if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES) || defined(VIEW_GROUPS)
 #include <debug_views>
 #endif
@@ -34,6 +41,12 @@ in vec2 v_view;
 
 out vec4 o_colour;
 
+#if defined(SHADOW_DEPTH)
+void main() {
+  if (u_diffuse.a * texture(u_diffuseMap, v_uv).a < u_alphaCutoff) discard;
+  o_colour = vec4(0.0);
+}
+#else
 void main() {
   vec3 n = normalize(v_normal);
   vec3 viewDir = normalize(u_cameraPos - v_worldPos);
@@ -51,7 +64,13 @@ void main() {
   o_colour = vec4(shadeFlat(groupColour(u_viewGroup), n, u_keyDir), u_alpha);
 #else
   vec3 albedo = pow(u_diffuse.rgb * tex.rgb, vec3(2.2));
-  vec3 c = shadeSurface(albedo, n, viewDir);
+#if defined(SHADOW_RECEIVE)
+  float keyVisibility = shadowVisibility(v_worldPos, n);
+#else
+  float keyVisibility = 1.0;
+#endif
+  vec3 c = shadeSurface(albedo, n, viewDir, keyVisibility);
   o_colour = vec4(linearToSrgb(c), alpha * u_alpha);
 #endif
 }
+#endif

@@ -113,6 +113,8 @@ export class Facts {
       boneNames: boneNames(m),
       bindPose: state.bindPose,
       grid: state.grid,
+      /** The key light's shadow map is drawn (state `shadows`). */
+      shadows: state.shadows,
       skeleton: state.skeleton,
       morphTargets: scene?.morphTargets ?? [],
       morphKinds: scene ? scene.morphTargets.map((_, i) => scene.morphKinds?.[i] ?? 'modifier') : [],

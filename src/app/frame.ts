@@ -106,6 +106,7 @@ export class FrameDrawer {
     o.crowd = s.crowd;
     player.morphTracksEnabled = s.morphTrack;
     const f = this.figures;
+    this.ctx.renderer.shadows = s.shadows;
     this.ctx.renderer.render(model.gpu, player, camera, o, f, model.palettes);
     // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
     cpuUs += f.crowdPoseUs;

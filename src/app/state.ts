@@ -37,6 +37,11 @@ export interface AppState {
   detail: string;
   skeleton: boolean;
   grid: boolean;
+  /**
+   * The key light's shadow map (CONTRACT `shadows`, default on): the model casts a shadow onto the floor and
+   * onto itself, in every technique, view and the crowd. The contact shadow under the model is the floor's (`grid`).
+   */
+  shadows: boolean;
   /** false hides every overlay (GUI, stats, hints) for clean screenshots. */
   gui: boolean;
   /** null frames the model automatically; else yaw/pitch in degrees, distance in model radii, target in model units. */
@@ -124,6 +129,7 @@ export function defaultState(): AppState {
     detail: '',
     skeleton: false,
     grid: true,
+    shadows: true,
     gui: true,
     camera: null,
     morph: {},
@@ -292,6 +298,11 @@ export function applyParams(state: AppState, params: Record<string, string | num
         break;
       case 'grid':
         state.grid = !(value === '0' || value === 'false' || raw === false);
+        break;
+      case 'shadows':
+        if (value === '0' || value === 'false' || raw === false) state.shadows = false;
+        else if (value === '1' || value === 'true' || raw === true || value === '') state.shadows = true;
+        else bad(key, raw, 'expected 1 (the key light casts shadows, default) or 0');
         break;
       case 'skeleton':
         state.skeleton = value === '1' || value === 'true' || raw === true;

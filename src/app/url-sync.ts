@@ -54,6 +54,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.bindPose) put('bindPose', '1');
   if (s.skeleton) put('skeleton', '1');
   if (!s.grid) put('grid', '0');
+  if (!s.shadows) put('shadows', '0');
   const morph = linkable ? formatMorph(s.morph) : '';
   if (morph !== '') put('morph', morph);
   if (s.morphs !== DEFAULTS.morphs) put('morphs', s.morphs);

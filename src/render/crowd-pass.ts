@@ -7,20 +7,33 @@ import { subsetDraws } from '../techniques/mesh-state.ts';
 import type { DrawRange } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import { CrowdModel } from './crowd.ts';
-import { crowdGrid } from './crowd-layout.ts';
+import { crowdGrid, crowdHalfExtent } from './crowd-layout.ts';
 import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
+import { bindShadowSampler, type ShadowMap } from './shadow-map.ts';
+import { crowdBox, type ShadowPass } from './shadow-pass.ts';
+import { wanderHalfExtent } from '../anim/wander-gait.ts';
 
-/** Crowd mode's programs for one influence count, and their uniform bindings. */
+/** Crowd mode's programs for one influence count and shadow setting, and their uniform bindings. */
 interface CrowdVariant {
   influences: number;
+  shadows: boolean;
   lit: twgl.ProgramInfo;
   litFrame: UniformBinding<SceneUniforms['frame']>;
   litMaterial: UniformBinding<SceneUniforms['material']>;
   litCrowd: UniformBinding<CrowdPass['crowdUniforms']>;
+  /** The instanced caster program (the crowd's own skinning + lit.frag's depth-only path); null without shadows. */
+  caster: twgl.ProgramInfo | null;
+  casterFrame: UniformBinding<SceneUniforms['frame']> | null;
+  casterMaterial: UniformBinding<SceneUniforms['material']> | null;
+  casterCrowd: UniformBinding<CrowdPass['crowdUniforms']> | null;
 }
+
+const _boxMin = new Float32Array(3);
+const _boxMax = new Float32Array(3);
+const _halfExtent = [0, 0];
 
 /**
  * Crowd mode: `opts.crowd` instances of the model, each at its own phase (crowd.ts), on the crowd grid
@@ -28,7 +41,9 @@ interface CrowdVariant {
  * palettes (anim/wander.ts; the grid offset is then 0). Whatever the technique menu says: the texture palette (every instance's palettes in
  * one RGBA32F texture, one upload per frame) and one drawElementsInstanced per subset, so the draw count
  * does not depend on N: the floor grid (1) and one per subset. No contact shadows: on SwiftShader N blended
- * shadow fans cost as much as the figures themselves. The shaded view only (other views and the skeleton
+ * shadow fans cost as much as the figures themselves. With `shadows` the key light's shadow map is drawn
+ * first, one instanced draw per subset with the same skinning (the light frustum fitted to the whole crowd's
+ * box), and the floor and every figure receive it. The shaded view only (other views and the skeleton
  * overlay are not drawn); morph targets are not applied. Owns the per-model CrowdModel (its palette
  * texture; released when another model is drawn or on dispose) and the crowd program's bindings.
  */
@@ -45,6 +60,8 @@ export class CrowdPass {
     private readonly maxTextureSize: number,
     private readonly uniforms: SceneUniforms,
     private readonly lines: LinesPass,
+    private readonly shadowPass: ShadowPass,
+    private readonly shadowMap: ShadowMap,
     private readonly clear: () => void,
   ) {}
 
@@ -71,24 +88,32 @@ export class CrowdPass {
     return this.crowdModel;
   }
 
-  /** The crowd programs for an influence count (compiled once, cached). */
-  private programsFor(influences: number): CrowdVariant {
+  /** The crowd programs for an influence count and shadow setting (compiled once, cached). */
+  private programsFor(influences: number, shadows: boolean): CrowdVariant {
     const c = this.variant;
-    if (c && c.influences === influences) return c;
-    const lit = this.programs.get('skinned.vert', 'lit.frag', { PALETTE_TEXTURE: true, CROWD: true, INFLUENCES: influences });
+    if (c && c.influences === influences && c.shadows === shadows) return c;
+    const defines = { PALETTE_TEXTURE: true, CROWD: true, INFLUENCES: influences };
+    const lit = this.programs.get('skinned.vert', 'lit.frag', shadows ? { ...defines, SHADOW_RECEIVE: true } : defines);
+    if (shadows) bindShadowSampler(this.gl, lit.program);
+    const caster = shadows ? this.programs.get('skinned.vert', 'lit.frag', { ...defines, SHADOW_DEPTH: true }) : null;
     const u = this.uniforms;
     const v: CrowdVariant = {
       influences,
+      shadows,
       lit,
       litFrame: new UniformBinding(lit, u.frame),
       litMaterial: new UniformBinding(lit, u.material),
       litCrowd: new UniformBinding(lit, this.crowdUniforms),
+      caster,
+      casterFrame: caster ? new UniformBinding(caster, u.frame) : null,
+      casterMaterial: caster ? new UniformBinding(caster, u.material) : null,
+      casterCrowd: caster ? new UniformBinding(caster, this.crowdUniforms) : null,
     };
     this.variant = v;
     return v;
   }
 
-  render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures): void {
+  render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures, shadows: boolean): void {
     const gl = this.gl;
     resetFigures(out);
     out.groups = 1;
@@ -102,7 +127,7 @@ export class CrowdPass {
     const compiled = this.programs.size;
     const crowd = this.crowdFor(model);
     const count = crowd.fit(opts.crowd);
-    const v = this.programsFor(clampInfluences(opts.influences));
+    const v = this.programsFor(clampInfluences(opts.influences), shadows);
     if (fresh || this.programs.size !== compiled) {
       out.setupUs = (performance.now() - s0) * 1000;
       out.setupWhat = fresh ? 'crowd palette texture' : 'crowd programs';
@@ -127,12 +152,26 @@ export class CrowdPass {
     cu.u_crowdRows = grid.rows;
     // Wander: each instance's place is in its palette (wander.ts), so the grid offset is 0 (crowd_pars.glsl).
     cu.u_crowdSpacing = opts.wander ? 0 : opts.crowdSpacing;
+    let vertices = 0;
+    for (let i = 0; i < model.meshes.length; i++) vertices += model.scene.meshes[i]!.vertexCount;
+
+    if (v.caster) {
+      // The light frustum holds the whole crowd: the model's box grown by the grid's (or the wander square's) half extents.
+      if (opts.wander) _halfExtent[0] = _halfExtent[1] = wanderHalfExtent(count, opts.wanderSpacing);
+      else crowdHalfExtent(count, opts.crowdSpacing, _halfExtent);
+      crowdBox(model, _halfExtent[0]!, _halfExtent[1]!, _boxMin, _boxMax);
+      this.shadowPass.fitBox(_boxMin, _boxMax);
+      this.drawCasters(model, crowd, v, count, out);
+      out.passes++;
+      out.skinnedVertices += vertices * count;
+      this.shadowMap.bindTexture();
+    }
 
     this.clear();
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
     gl.disable(gl.CULL_FACE);
-    if (opts.grid) this.lines.drawFloor(model, opts.crowdFloor, false, out);
+    if (opts.grid) this.lines.drawFloor(model, opts.crowdFloor, false, v.shadows, out);
 
     gl.useProgram(v.lit.program);
     v.litFrame.apply();
@@ -149,8 +188,46 @@ export class CrowdPass {
       gl.disable(gl.BLEND);
       gl.depthMask(true);
     }
+    out.passes++;
+    out.skinnedVertices += vertices * count;
     gl.disable(gl.CULL_FACE);
     gl.bindVertexArray(null);
+  }
+
+  /** The instanced caster pass into the shadow map: one drawElementsInstanced per subset, every material. */
+  private drawCasters(model: ModelGpu, crowd: CrowdModel, v: CrowdVariant, count: number, out: FrameFigures): void {
+    const gl = this.gl;
+    const uniforms = this.uniforms;
+    const fu = uniforms.frame;
+    const cu = this.crowdUniforms;
+    const cameraViewProj = fu.u_viewProj;
+    this.shadowMap.begin();
+    gl.useProgram(v.caster!.program);
+    fu.u_viewProj = this.shadowMap.lightViewProj;
+    v.casterFrame!.apply();
+    fu.u_viewProj = cameraViewProj;
+    crowd.palette.bind();
+    uniforms.material.u_alpha = 1;
+    for (let i = 0; i < model.meshes.length; i++) {
+      const draws = this.crowdDraws[i]!;
+      if (draws.length === 0) continue;
+      cu.u_crowdBase = crowd.meshBase[i]!;
+      v.casterCrowd!.apply();
+      gl.bindVertexArray(model.meshes[i]!.vao);
+      let material = -1;
+      for (let d = 0; d < draws.length; d++) {
+        const draw = draws[d]!;
+        if (draw.material !== material) {
+          material = draw.material;
+          uniforms.applyMaterial(model, material, v.casterMaterial!);
+        }
+        gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
+        out.drawCalls++;
+        out.meshDrawCalls++;
+      }
+    }
+    gl.bindVertexArray(null);
+    this.shadowMap.end();
   }
 
   /** One instanced draw per subset whose material is in `round` (0 every subset, 1 the unblended, 2 the blended). */

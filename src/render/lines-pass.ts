@@ -5,9 +5,11 @@ import { UniformBinding } from '../gpu/uniforms.ts';
 import type { FrameFigures } from './frame-types.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
+import { bindShadowSampler } from './shadow-map.ts';
 
 /**
- * The line-drawn layers: the floor (grid, and the contact shadow fan under a single model) and the
+ * The line-drawn layers: the floor (grid, the contact shadow fan under a single model, the quad receiving
+ * the key light's shadow map) and the
  * skeleton overlay (bones as segments, joints as round points). Owns the lines program's bindings; the
  * program itself belongs to the ProgramCache and the vertex data to the ModelGpu. Draws into whatever
  * framebuffer is bound; counts its draws in the figures. No allocation per frame.
@@ -16,10 +18,12 @@ export class LinesPass {
   private readonly lines: twgl.ProgramInfo;
   private readonly frame: UniformBinding<SceneUniforms['frame']>;
   private readonly style: UniformBinding<SceneUniforms['line']>;
+  /** The floor quad's shadow-receiving program (lines.vert/frag with SHADOW_RECEIVE), compiled on first use. */
+  private receiver: { info: twgl.ProgramInfo; frame: UniformBinding<SceneUniforms['frame']> } | null = null;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
-    programs: ProgramCache,
+    private readonly programs: ProgramCache,
     private readonly uniforms: SceneUniforms,
   ) {
     this.lines = programs.get('lines.vert', 'lines.frag');
@@ -29,9 +33,10 @@ export class LinesPass {
 
   /**
    * The floor, blended, depth not written, before the model: the grid, transformed by `floor` (null: the
-   * model's own frame), then the contact shadow darkening it when `shadow`.
+   * model's own frame), then the contact shadow darkening it when `shadow`, then, when `receive`, the floor
+   * quad darkened where the key light's shadow map (bound at SHADOW_TEXTURE_UNIT) says the floor is in shadow.
    */
-  drawFloor(model: ModelGpu, floor: mat4 | null, shadow: boolean, out: FrameFigures): void {
+  drawFloor(model: ModelGpu, floor: mat4 | null, shadow: boolean, receive: boolean, out: FrameFigures): void {
     const gl = this.gl;
     const u = this.uniforms;
     gl.useProgram(this.lines.program);
@@ -51,8 +56,26 @@ export class LinesPass {
       gl.drawArrays(gl.TRIANGLE_FAN, 0, model.shadowVertexCount);
       out.drawCalls++;
     }
+    if (receive) {
+      const r = this.receiverProgram();
+      gl.useProgram(r.info.program);
+      if (floor) u.frame.u_world = floor;
+      r.frame.apply();
+      u.frame.u_world = u.identity;
+      gl.bindVertexArray(model.floorVao);
+      gl.drawArrays(gl.TRIANGLE_FAN, 0, 4);
+      out.drawCalls++;
+    }
     gl.depthMask(true);
     gl.disable(gl.BLEND);
+  }
+
+  private receiverProgram(): { info: twgl.ProgramInfo; frame: UniformBinding<SceneUniforms['frame']> } {
+    if (this.receiver) return this.receiver;
+    const info = this.programs.get('lines.vert', 'lines.frag', { SHADOW_RECEIVE: true });
+    bindShadowSampler(this.gl, info.program);
+    this.receiver = { info, frame: new UniformBinding(info, this.uniforms.frame) };
+    return this.receiver;
   }
 
   /**

@@ -11,7 +11,7 @@ import { MorphRuntime } from './morph-runtime.ts';
 /**
  * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
  * state (built the first time a technique is used, kept so switching back is instant), the skeleton
- * overlay's line buffer, the floor grid and contact shadow sized to the model, the weights/influences views'
+ * overlay's line buffer, the floor grid, contact shadow and shadow-receiving quad sized to the model, the weights/influences views'
  * vertex attributes, the morph runtime and the bind pose. dispose() releases all of it.
  *
  * Context loss: everything here is derived from the scene (CPU data the app keeps), the framing and the
@@ -43,6 +43,9 @@ export class ModelGpu {
   readonly shadowVao: WebGLVertexArrayObject;
   readonly shadowVertexCount: number;
   private readonly shadowBuffer: WebGLBuffer;
+  /** The floor that receives the key light's shadow map: a quad under the grid, 4 vertices (TRIANGLE_FAN). */
+  readonly floorVao: WebGLVertexArrayObject;
+  private readonly floorBuffer: WebGLBuffer;
   /** Identity palette and bind-pose node matrices (the bind pose toggle). */
   readonly bindPose: BindPose;
   /** Per technique vertex array: the weights and influences views' data texture (render/view-data.ts). */
@@ -57,7 +60,8 @@ export class ModelGpu {
     textures: (WebGLTexture | null)[],
     /** What create() was given, kept for rebuild(). */
     private readonly companions: CompanionSource,
-    private readonly framing: ModelFraming,
+    /** The model's framing box (every clip's posed bounds) and floor: what the shadow map's frustum is fitted to. */
+    readonly framing: ModelFraming,
   ) {
     const floorY = framing.floorY;
     const radius = framing.radius;
@@ -79,6 +83,7 @@ export class ModelGpu {
     const shadow = shadowFan(floorY, shadowRadius, centre);
     this.shadowVertexCount = shadow.length / 7;
     [this.shadowVao, this.shadowBuffer] = lineVao(gl, shadow, gl.STATIC_DRAW);
+    [this.floorVao, this.floorBuffer] = lineVao(gl, floorQuad(grid), gl.STATIC_DRAW);
   }
 
   /**
@@ -141,6 +146,8 @@ export class ModelGpu {
     gl.deleteBuffer(this.gridBuffer);
     gl.deleteVertexArray(this.shadowVao);
     gl.deleteBuffer(this.shadowBuffer);
+    gl.deleteVertexArray(this.floorVao);
+    gl.deleteBuffer(this.floorBuffer);
   }
 }
 
@@ -187,6 +194,26 @@ function gridLines(floorY: number, radius: number, centre: ArrayLike<number>): F
     out.push(cx - extent, floorY, cz + i * step, c, c, c + 0.04, a, cx + extent, floorY, cz + i * step, c, c, c + 0.04, a);
   }
   return new Float32Array(out);
+}
+
+/**
+ * The grid's square (its lines' extent, a hair above them like the contact shadow) as a 4-vertex fan, in the
+ * colour and strength of the key light's shadow on the floor (lines.frag scales the alpha by the shadow).
+ */
+function floorQuad(grid: Float32Array): Float32Array {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let z0 = Infinity;
+  let z1 = -Infinity;
+  for (let i = 0; i < grid.length; i += 7) {
+    x0 = Math.min(x0, grid[i]!);
+    x1 = Math.max(x1, grid[i]!);
+    z0 = Math.min(z0, grid[i + 2]!);
+    z1 = Math.max(z1, grid[i + 2]!);
+  }
+  const y = (grid[1] ?? 0) + (x1 - x0) * 0.0002;
+  const c = [0.01, 0.012, 0.02, 0.62];
+  return new Float32Array([x0, y, z0, ...c, x1, y, z0, ...c, x1, y, z1, ...c, x0, y, z1, ...c]);
 }
 
 /** A 48-segment fan of radius r on y = floorY (a hair above, against z-fighting with the grid). */

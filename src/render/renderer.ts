@@ -13,6 +13,8 @@ import { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { MorphPath } from './morph-runtime.ts';
 import { SceneUniforms } from './scene-uniforms.ts';
+import { ShadowMap } from './shadow-map.ts';
+import { ShadowPass } from './shadow-pass.ts';
 import { readbackSkin, type SkinReadback } from './skin-readback.ts';
 import { SurfacePass } from './surface-pass.ts';
 import { Variants } from './variants.ts';
@@ -21,14 +23,16 @@ import { surfaceView } from './views.ts';
 /**
  * Draws one model per frame: updates the technique's state for the pose (palettes, CPU skinning, morph
  * inputs) — the pose's palettes computed once per distinct skin (PaletteSet.update after the player's
- * evaluate; the techniques copy them: Dawn's 4 meshes share one skin) — then hands the picture to the passes — SurfacePass (floor, surfaces, wireframe), the diff
- * view's two-target composite, LinesPass's skeleton overlay, or CrowdPass in crowd mode. Owns the
- * context-wide resources (program cache, shared uniforms and white texture, the passes, the diff targets);
- * dispose() deletes them all. Per-frame work reuses its objects: no allocation in render().
+ * evaluate; the techniques copy them: Dawn's 4 meshes share one skin) — then hands the picture to the passes —
+ * with `shadows`, ShadowPass first (the key light's shadow map, drawn with the technique's own skinning), then
+ * SurfacePass (floor, surfaces, wireframe; both receive the shadow), the diff view's two-target composite
+ * (each image with its own shadow pass), LinesPass's skeleton overlay, or CrowdPass in crowd mode (its own
+ * instanced caster pass). Owns the context-wide resources (program cache, shared uniforms and white texture,
+ * the passes, the shadow map, the diff targets); dispose() deletes them all. Per-frame work reuses its objects: no allocation in render().
  */
 
-/** Diff-view signature: technique, influences, palette, bind pose, time, canvas size, floor, viewProj (16). */
-const DIFF_SIGNATURE = 23;
+/** Diff-view signature: technique, influences, palette, bind pose, time, canvas size, floor, shadows, viewProj (16). */
+const DIFF_SIGNATURE = 24;
 
 export class Renderer {
   readonly programs: ProgramCache;
@@ -39,6 +43,14 @@ export class Renderer {
   private readonly lines: LinesPass;
   private readonly surfaces: SurfacePass;
   private readonly crowd: CrowdPass;
+  /** The key light's shadow map (its texture made on the first frame with shadows) and its caster pass. */
+  private readonly shadowMap: ShadowMap;
+  private readonly shadowPass: ShadowPass;
+  /**
+   * Draw the key light's shadow map (AppState `shadows`, set by the frame before render()): the model casts
+   * onto the floor and onto itself; the contact shadow stays either way.
+   */
+  shadows = true;
   /** The diff view's targets and composite, created the first time the view is drawn. */
   private diff: DiffView | null = null;
   private readonly diffSchedule = new DiffSchedule(DIFF_SIGNATURE);
@@ -62,12 +74,14 @@ export class Renderer {
     this.lines = new LinesPass(gl, this.programs, this.uniforms);
     const clear = (): void => this.clear();
     this.surfaces = new SurfacePass(gl, this.uniforms, this.lines, clear);
-    this.crowd = new CrowdPass(gl, this.programs, this.caps.maxTextureSize, this.uniforms, this.lines, clear);
+    this.shadowMap = new ShadowMap(gl);
+    this.shadowPass = new ShadowPass(gl, this.uniforms, this.shadowMap);
+    this.crowd = new CrowdPass(gl, this.programs, this.caps.maxTextureSize, this.uniforms, this.lines, this.shadowPass, this.shadowMap, clear);
   }
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */
   warm(model: ModelGpu, technique: Technique, influences: number, palette: number, morphs: MorphPath = 'slots'): void {
-    this.variants.get(0, model, technique, influences, palette, 'shaded', morphs);
+    this.variants.get(0, model, technique, influences, palette, 'shaded', morphs, this.shadows);
   }
 
   /** The technique's mesh state for the model under these options (built on first use). */
@@ -96,7 +110,7 @@ export class Renderer {
     this.variants.forgetOthers(model);
     if (opts.crowd > 1) {
       this.diffSchedule.reset();
-      this.crowd.render(model, player, camera, opts, out);
+      this.crowd.render(model, player, camera, opts, out, this.shadows);
       return;
     }
     out.crowd = 1;
@@ -125,7 +139,8 @@ export class Renderer {
     const builds = model.techniqueBuilds;
     const stored = morph ? morph.storageBytes : 0;
     const s0 = performance.now();
-    const v = this.variants.get(0, model, technique, opts.influences, opts.palette, surface, opts.morphs);
+    const shadows = this.shadows;
+    const v = this.variants.get(0, model, technique, opts.influences, opts.palette, surface, opts.morphs, shadows);
     const tmeshes = this.techniqueMeshes(model, technique, opts.influences, opts.palette);
     const t0 = performance.now();
     morph?.prepare(opts.morphs, player.morphWeights, tmeshes, v.gpuMorph);
@@ -152,22 +167,30 @@ export class Renderer {
       for (let i = 0; i < tmeshes.length; i++) model.viewData.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);
     }
 
+    if (shadows) {
+      this.shadowPass.fit(model);
+      this.shadowMap.bindTexture();
+    }
+
     if (opts.view === 'diff') {
       // The reference first, into its own target, then the technique into another; the canvas gets the composite.
       // The reference is software with every influence (MAX_INFLUENCES), so truncation shows as well as the technique's own error.
       const dv = (this.diff ??= new DiffView(gl));
       dv.resize(gl.drawingBufferWidth, gl.drawingBufferHeight);
       const reference = software;
-      const rv = this.variants.get(1, model, reference, MAX_INFLUENCES, opts.palette, 'shaded', opts.morphs);
+      const rv = this.variants.get(1, model, reference, MAX_INFLUENCES, opts.palette, 'shaded', opts.morphs, shadows);
       const rmeshes = this.techniqueMeshes(model, reference, MAX_INFLUENCES, opts.palette);
       if (rmeshes !== tmeshes) {
         // The reference morphs on the CPU with the same path's weights: the diff shows skinning differences.
         morph?.prepare(opts.morphs, player.morphWeights, rmeshes, false);
         for (let i = 0; i < rmeshes.length; i++) rmeshes[i]!.update(pose);
       }
+      // Each image casts its own shadow (the map is redrawn between them), so the diff compares shadows too.
+      if (shadows) this.shadowPass.draw(model, rv, rmeshes, out, false);
       gl.bindFramebuffer(gl.FRAMEBUFFER, dv.reference.framebuffer);
       this.surfaces.draw(model, rv, rmeshes, opts, out, false);
       if (rmeshes !== tmeshes) morph?.prepare(opts.morphs, player.morphWeights, tmeshes, v.gpuMorph);
+      if (shadows) this.shadowPass.draw(model, v, tmeshes, out, true);
       gl.bindFramebuffer(gl.FRAMEBUFFER, dv.image.framebuffer);
       this.surfaces.draw(model, v, tmeshes, opts, out, true);
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
@@ -182,7 +205,8 @@ export class Renderer {
       sig[4] = player.time;
       sig[5] = gl.drawingBufferWidth * 65536 + gl.drawingBufferHeight;
       sig[6] = opts.grid ? 1 : 0;
-      for (let i = 0; i < 16; i++) sig[7 + i] = camera.viewProj[i]!;
+      sig[7] = shadows ? 1 : 0;
+      for (let i = 0; i < 16; i++) sig[8 + i] = camera.viewProj[i]!;
       if (this.diffSchedule.due(sig)) dv.count();
       out.diffPixels = dv.differing;
       out.diffShare = dv.share;
@@ -190,6 +214,7 @@ export class Renderer {
       this.diffSchedule.reset();
       out.diffPixels = -1;
       out.diffShare = -1;
+      if (shadows) this.shadowPass.draw(model, v, tmeshes, out, true);
       this.surfaces.draw(model, v, tmeshes, opts, out, true);
     }
 
@@ -223,7 +248,7 @@ export class Renderer {
   }
 
   /**
-   * Deletes every object the renderer owns (programs, white texture, crowd palette, diff targets) and forgets
+   * Deletes every object the renderer owns (programs, white texture, crowd palette, shadow map, diff targets) and forgets
    * the variants and crowd state. On a lost context the deletes are no-ops: the handles are just dropped.
    * The renderer is unusable afterwards (the app builds a new one after a context loss).
    */
@@ -232,6 +257,7 @@ export class Renderer {
     this.variants.clear();
     this.diff?.dispose();
     this.diff = null;
+    this.shadowMap.dispose();
     this.programs.dispose();
     this.uniforms.dispose();
   }

@@ -15,7 +15,8 @@ function materialOf(model: ModelGpu, material: number): Material {
  * per-frame allocation): frame (camera, world, lights), material, flat colour, line style and the groups
  * view's per-draw index, plus the white texture that stands in for a missing diffuse map. Owns the white
  * texture (dispose deletes it). `frame.u_viewProj` and `frame.u_cameraPos` are references that the passes
- * point at the camera's own matrices each frame.
+ * point at the camera's own matrices each frame (u_viewProj at the light's for the shadow map's caster pass);
+ * `frame.u_shadowMatrix` and `u_shadowParams` at the ShadowMap's.
  */
 export class SceneUniforms {
   readonly frame = {
@@ -24,6 +25,9 @@ export class SceneUniforms {
     u_cameraPos: vec3.create(),
     u_keyDir: vec3.normalize(vec3.create(), vec3.fromValues(-0.6, 0.7, 0.45)),
     u_rimDir: vec3.normalize(vec3.create(), vec3.fromValues(0.7, 0.3, -0.65)),
+    /** World → the key light's shadow-map texture space, and (texel, normal offset, bias): ShadowMap's, pointed at by the renderer. */
+    u_shadowMatrix: mat4.create(),
+    u_shadowParams: new Float32Array(3),
   };
   readonly material = {
     u_diffuse: new Float32Array(4),

@@ -13,7 +13,8 @@ const ROUND_BLENDED = 2;
 /**
  * One picture of a single model into the bound framebuffer (the canvas, or a diff view target): clear,
  * the floor, the technique's surfaces in the variant's colouring (ghosted in the skeleton view) and the
- * wireframe view's edges. The technique state is already updated for the frame (palettes, CPU skinning,
+ * wireframe view's edges. With `v.shadows` the floor and the shaded surfaces receive the key light's
+ * shadow map (drawn by ShadowPass and bound by the renderer before this pass). The technique state is already updated for the frame (palettes, CPU skinning,
  * morph inputs); this pass only binds and draws. Owns nothing. No allocation.
  */
 export class SurfacePass {
@@ -31,7 +32,7 @@ export class SurfacePass {
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
     gl.disable(gl.CULL_FACE);
-    if (opts.grid) this.lines.drawFloor(model, null, true, out);
+    if (opts.grid) this.lines.drawFloor(model, null, true, v.shadows, out);
 
     // Surfaces: per mesh, the technique's draws; a group's matrices are loaded when the group changes.
     // The groups view numbers groups across meshes: a grouped technique's bone groups, else one per draw (subset).

@@ -5,11 +5,12 @@ import type { DeviceCaps, Technique } from '../techniques/technique.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import { morphDefines, morphLocations, type MorphLocations, type MorphPath } from './morph-runtime.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
+import { bindShadowSampler } from './shadow-map.ts';
 import type { SurfaceView } from './views.ts';
 
 /**
- * Program variants: which define set a (model, technique, influences, palette, morph path, colouring)
- * needs, and the cache of resolved variants with their uniform bindings, per slot (0: the chosen
+ * Program variants: which define set a (model, technique, influences, palette, morph path, colouring,
+ * shadows) needs, and the cache of resolved variants with their uniform bindings, per slot (0: the chosen
  * technique in the view's colouring; 1: the diff view's software reference). Compiling goes through the
  * context's ProgramCache (which owns the programs); this file owns only the small binding objects.
  */
@@ -36,6 +37,19 @@ export interface Variant {
   /** The technique's per-draw group uniform in each program (null when it has none). */
   litGroup: WebGLUniformLocation | null;
   flatGroup: WebGLUniformLocation | null;
+  /** The key light's shadow map is drawn and received (lit program with SHADOW_RECEIVE in the shaded colouring; `caster` set). */
+  shadows: boolean;
+  /** The shadow map's caster program: the technique's own define set (its skinning, its morph path) + SHADOW_DEPTH; null without shadows. */
+  caster: CasterProgram | null;
+}
+
+/** A caster program (skinned.vert + lit.frag's depth-only path) and its bindings. */
+export interface CasterProgram {
+  info: twgl.ProgramInfo;
+  frame: UniformBinding<SceneUniforms['frame']>;
+  material: UniformBinding<SceneUniforms['material']>;
+  morph: MorphLocations | null;
+  group: WebGLUniformLocation | null;
 }
 
 /** lit.frag's define set for a colouring: the technique's defines plus the view's (VIEW_TEXTURE: skinned.vert fetches the view data). */
@@ -69,14 +83,27 @@ export class Variants {
   }
 
   /** The slot's variant, re-resolved (compiling on first use) only when one of its keys changed. */
-  get(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView, morphs: MorphPath): Variant {
+  get(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView, morphs: MorphPath, shadows = false): Variant {
     const c = this.slots[slot];
-    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface && c.morphs === morphs) return c;
+    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface && c.morphs === morphs && c.shadows === shadows) return c;
     const { defines, gpuMorph } = this.defines(model, technique, influences, palette, morphs);
-    const lit = this.programs.get('skinned.vert', 'lit.frag', surfaceDefines(defines, surface));
+    const litDefines = surfaceDefines(defines, surface);
+    const lit = this.programs.get('skinned.vert', 'lit.frag', shadows && surface === 'shaded' ? { ...litDefines, SHADOW_RECEIVE: true } : litDefines);
+    if (shadows) bindShadowSampler(this.gl, lit.program);
     const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
     const group = technique.groupUniform;
     const u = this.uniforms;
+    let caster: CasterProgram | null = null;
+    if (shadows) {
+      const info = this.programs.get('skinned.vert', 'lit.frag', { ...defines, SHADOW_DEPTH: true });
+      caster = {
+        info,
+        frame: new UniformBinding(info, u.frame),
+        material: new UniformBinding(info, u.material),
+        morph: gpuMorph ? morphLocations(this.gl, info.program) : null,
+        group: group ? this.gl.getUniformLocation(info.program, group) : null,
+      };
+    }
     const v: Variant = {
       model,
       technique,
@@ -96,6 +123,8 @@ export class Variants {
       flatColour: new UniformBinding(flat, u.flat),
       litGroup: group ? this.gl.getUniformLocation(lit.program, group) : null,
       flatGroup: group ? this.gl.getUniformLocation(flat.program, group) : null,
+      shadows,
+      caster,
     };
     this.slots[slot] = v;
     return v;

@@ -42,6 +42,7 @@ export class Panel {
     bindPose: false,
     skeleton: false,
     grid: true,
+    shadows: true,
     crowd: 1,
     frame: (): void => this.app.frameModel(),
     help: (): void => this.onHelp(),
@@ -160,6 +161,9 @@ export class Panel {
     render.add(p, 'grid').name('floor  (G)').onChange((v: boolean) => {
       app.state.grid = v;
     });
+    render.add(p, 'shadows').name('shadows  (D)').onChange((v: boolean) => {
+      app.state.shadows = v;
+    }).domElement.title = "The key light's shadow map: the character shadows the floor and itself (every technique casts with its own skinning; one more pass over the meshes)";
     this.crowdCtl = render.add(p, 'crowd', 1, MAX_CROWD, 1).name('crowd (instanced)').onFinishChange((v: number) => {
       void app.set({ crowd: v });
     });
@@ -337,6 +341,7 @@ export class Panel {
     const summary = VIEW_SUMMARY[s.view];
     this.viewCtl.domElement.title = summary;
     p.grid = s.grid;
+    p.shadows = s.shadows;
     p.crowd = s.crowd;
     const m = this.app.current;
     if (m && this.timeCtl) {

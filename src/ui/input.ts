@@ -189,6 +189,10 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
       case 'G':
         s.grid = !s.grid;
         break;
+      case 'd':
+      case 'D':
+        s.shadows = !s.shadows;
+        break;
       case 'y':
       case 'Y':
         void app.set({ lookAt: s.lookAt > 0 ? 0 : 1 });
