@@ -283,7 +283,7 @@ test.describe('files that are not models', () => {
     await drop(page, [{ name: 'teapot.obj', bytes: Buffer.from('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n') }]);
     await waitState(page, 'error');
     await expect(page.locator('#error')).toHaveText(
-      'teapot.obj: unsupported file type .obj; skinlab loads .x, .m3d models (drop the model together with its textures)',
+      'teapot.obj: unsupported file type .obj; skinlab loads .x, .m3d, .gltf, .glb models (drop the model together with its textures)',
     );
     await page.screenshot({ path: test.info().outputPath('unsupported.png') });
     expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
@@ -293,7 +293,7 @@ test.describe('files that are not models', () => {
       { name: 'scene.fbx', mimeType: 'application/octet-stream', buffer: noise(256) },
       { name: 'skin.png', mimeType: 'image/png', buffer: noise(64) },
     ]);
-    await expect(page.locator('#error')).toHaveText(/^scene\.fbx, skin\.png: unsupported file types \.fbx, \.png; skinlab loads \.x, \.m3d models/);
+    await expect(page.locator('#error')).toHaveText(/^scene\.fbx, skin\.png: unsupported file types \.fbx, \.png; skinlab loads \.x, \.m3d, \.gltf, \.glb models/);
     expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('error');
     expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
     expect(con.errors).toHaveLength(2);
