@@ -89,7 +89,7 @@ test('after a context loss and restore the textured model is drawn as before, te
   // tiny: a skinned .x with a DDS texture (the texture is fetched, decoded and uploaded again).
   await openApp(page, '?model=tiny&gui=0&t=0.5&technique=dual-quat');
   const rows: string[] = [];
-  for (const [i, technique] of ['dual-quat', 'texture', 'software', 'vs-asm'].entries()) {
+  for (const [i, technique] of ['dual-quat', 'texture', 'software', 'vs-asm', 'stream-out'].entries()) {
     if (i > 0) await page.evaluate((technique) => window.skinlab.set({ technique }), technique);
     const before = await visibleState(page);
     expect(before.technique).toBe(technique);

@@ -93,13 +93,13 @@ test('a single-sided glTF material culls back faces under every technique, and t
   const front = await coverage(page);
   expect(front, 'the strip is drawn from the front').toBeGreaterThan(0.01);
   const reference = await page.locator('#view').screenshot();
-  for (const id of ['ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'texture']) {
+  for (const id of ['ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'texture', 'stream-out']) {
     await page.evaluate((id) => window.skinlab.set({ technique: id }), id);
     const diff = pixelDifference(reference, await page.locator('#view').screenshot());
     // Dual quaternions bend the strip's joint a little rounder than linear blending (measured 1.2 %): the same figure.
     expect(diff, `${id} against software`).toBeLessThanOrEqual(id === 'dual-quat' ? 0.03 : 0.005);
   }
-  for (const id of ['software', 'vs-hlsl', 'texture']) {
+  for (const id of ['software', 'vs-hlsl', 'texture', 'stream-out']) {
     await page.evaluate((id) => window.skinlab.set({ technique: id, camera: 'back' }), id);
     expect(await coverage(page), `${id}: nothing from behind`).toBeLessThan(front / 50);
   }

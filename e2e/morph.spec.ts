@@ -80,7 +80,7 @@ for (const s of SUBJECTS) {
     test('with ≤ 5 weights slots, texture and cpu agree (positions and pixels) under several techniques', async ({ page }) => {
       const { errors } = watchConsole(page);
       await open(page, s, `&morph=${FIVE}`);
-      for (const technique of ['vs-hlsl', 'ff-indexed', 'software', 'dual-quat']) {
+      for (const technique of ['vs-hlsl', 'ff-indexed', 'software', 'dual-quat', 'stream-out']) {
         for (const path of ['slots', 'texture', 'cpu']) {
           const r = await page.evaluate(([p, t]) => window.skinlab.morphCheck(p, t), [path, technique] as const);
           expect(r.maxMorphOffset, 'the weights move the mesh').toBeGreaterThan(1e-3 * r.modelSize);
@@ -88,7 +88,7 @@ for (const s of SUBJECTS) {
           expect(r.maxError, `${technique}/${path}: GPU vs CPU morph + skin`).toBeLessThan(1e-4 * r.modelSize);
         }
       }
-      for (const technique of ['vs-hlsl', 'ff-indexed']) {
+      for (const technique of ['vs-hlsl', 'ff-indexed', 'stream-out']) {
         const cpu = await shot(page, { technique, morphs: 'cpu' });
         for (const path of ['slots', 'texture']) {
           const img = await shot(page, { technique, morphs: path });
@@ -109,7 +109,7 @@ for (const s of SUBJECTS) {
     test('tangents (Dawn §4.3.2): re-orthonormalised against the morphed normal and skinned on the GPU match the CPU', async ({ page }) => {
       const { errors } = watchConsole(page);
       await open(page, s, `&morph=${FIVE}`);
-      for (const technique of ['vs-hlsl', 'ff-indexed', 'dual-quat', 'software']) {
+      for (const technique of ['vs-hlsl', 'ff-indexed', 'dual-quat', 'software', 'stream-out']) {
         for (const path of ['slots', 'texture', 'cpu']) {
           const r = await page.evaluate(([p, t]) => window.skinlab.tangentCheck(p, t), [path, technique] as const);
           console.log(`[tangents] ${s.name} ${technique}/${path}: ${r.vertices} vertices in ${r.meshes} meshes (${r.meshesWithoutTangents} without), max angle ${r.maxAngle.toExponential(2)} rad, max component ${r.maxComponentError.toExponential(2)}, morph turns the frame by up to ${r.maxMorphTurn.toFixed(3)} rad`);

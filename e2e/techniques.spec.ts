@@ -9,10 +9,10 @@ import { coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
  * per-technique costs are measured and written to test-results/techniques/costs.json (SKINLAB_RESULTS moves it).
  */
 
-const LINEAR = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'texture'];
+const LINEAR = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'texture', 'stream-out'];
 const ALL = [...LINEAR, 'dual-quat'];
 /** CONTRACT section 5 order, as info().techniques lists them. */
-const MENU = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'texture'];
+const MENU = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'texture', 'stream-out'];
 const OUT = `${process.env.SKINLAB_RESULTS ?? 'test-results'}/techniques`;
 mkdirSync(OUT, { recursive: true });
 
@@ -130,7 +130,7 @@ test('switching technique in the panel never reloads the model, and the cost pan
   expect(modelRequests).toHaveLength(1);
   const select = page.locator('.lil-controller', { hasText: 'technique' }).locator('select');
   const seen = new Map<string, { groups: number; draws: number; dup: number }>();
-  for (const id of ['ff-nonindexed', 'ff-indexed', 'vs-asm', 'software', 'texture', 'dual-quat']) {
+  for (const id of ['ff-nonindexed', 'ff-indexed', 'vs-asm', 'software', 'texture', 'dual-quat', 'stream-out']) {
     await select.selectOption({ label: id });
     await expect.poll(async () => (await page.evaluate(() => window.skinlab.stats())).technique).toBe(id);
     const s = await page.evaluate(() => window.skinlab.stats());
@@ -205,6 +205,9 @@ test('costs per technique (draws, groups, duplicated vertices, uploads, frame ti
         duplicatedVertices: s.duplicatedVertices,
         approximatedTriangles: s.approximatedTriangles,
         uploadBytesPerFrame: Math.round(s.uploadBytes),
+        passes: s.passes,
+        skinnedVerticesPerFrame: s.skinnedVerticesPerFrame,
+        feedbackBytesPerFrame: Math.round(s.feedbackBytes),
         vertexBytes: s.vertexBytes,
         cpuSkinUs: Math.round(s.cpuSkinUs),
         medianFrameMs: Number(frameMs.toFixed(2)),

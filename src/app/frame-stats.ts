@@ -127,7 +127,14 @@ export class FrameStats {
       return;
     }
     const w = this.window;
-    if (w.frames === 0) w.start = now;
+    if (w.frames === 0) {
+      // A new window (also after a one-time frame cut the last one short): nothing of the last one carries over.
+      w.start = now;
+      w.cpuUs = 0;
+      w.upload = 0;
+      w.skinUs = 0;
+      w.feedback = 0;
+    }
     w.frames++;
     w.cpuUs += cpuUs;
     w.upload += f.uploadBytes;

@@ -93,6 +93,7 @@ describe('techniques and bone counts', () => {
       accumulated: "needs 300 palette entries; this device's uniform block holds 256",
       'dual-quat': null,
       texture: null,
+      'stream-out': null,
     });
   });
 
