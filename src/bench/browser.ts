@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import playwrightConfig from '../../playwright.config.ts';
 import { startShotsServer, type ShotsServer } from '../cli/shots-server.ts';
+import { benchCrowdShadows, benchDawnShadows } from './browser-shadows.ts';
 import type { Metric } from './metric.ts';
 
 /**
@@ -22,12 +23,18 @@ import type { Metric } from './metric.ts';
  *     (bench/three-crowd.html, same canvas size, MSAA, layout, phases and framing), timed the same way →
  *     `crowd_<N>_frame_ms`, `crowd_<N>_submit_ms`, the peer's `crowd_threejs_<N>_*`, draw calls, and for
  *     N = 100 and 1000 `crowd_<N>_ratio_vs_threejs` (frame) and `crowd_<N>_submit_ratio_vs_threejs`.
+ * (d) shadows (browser-shadows.ts): every technique on Dawn at `detail=high` with the key light's shadow map
+ *     on and off (`gpu_dawn_high_{shadows,noshadows}_<id>_*`, `gpu_dawn_high_shadows_<id>_ratio_vs_vs-hlsl`,
+ *     stream-out's among them when the page lists it), and a crowd of 100 with and without
+ *     (`crowd_100_{shadows,noshadows}_*`). Parts (a) and (b) run with `shadows=0`: the peer draws no shadows,
+ *     and the figures stay comparable with runs from before the shadow map.
  * (c) heap: the app's render loop running the Walker for a window (10 s; 3 s with --quick): garbage
  *     collections in it from a browser trace (`browser_gc_count`), bytes allocated per frame (used-heap
  *     growth with no collection in between), and the JS heap after a forced GC before and after
  *     (`browser_heap_growth_bytes`).
  *
  * --quick: fewer frames per figure, no N = 1000 crowd, a shorter heap window.
+ * SKINLAB_BENCH_PARTS (or `parts`): a comma list of crowds, techniques, shadows, heap to run only those.
  */
 
 export interface BrowserBenchOptions {
@@ -36,7 +43,11 @@ export interface BrowserBenchOptions {
   dist?: string;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
+  /** Parts to run (default SKINLAB_BENCH_PARTS, else all): crowds, techniques, shadows, heap. */
+  parts?: readonly string[];
 }
+
+const BROWSER_PARTS = ['crowds', 'techniques', 'shadows', 'heap'] as const;
 
 type SkinlabWindow = Window & {
   skinlab: {
@@ -88,6 +99,9 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
   if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath}`);
   const viewport = playwrightConfig.use?.viewport ?? { width: 800, height: 600 };
 
+  const parts = new Set(opts.parts ?? (process.env.SKINLAB_BENCH_PARTS ? process.env.SKINLAB_BENCH_PARTS.split(',').map((x) => x.trim()) : BROWSER_PARTS));
+  for (const p of parts) if (!(BROWSER_PARTS as readonly string[]).includes(p)) throw new Error(`unknown browser bench part "${p}" (parts: ${BROWSER_PARTS.join(', ')})`);
+
   const metrics: Metric[] = [];
   const server: ShotsServer = await startShotsServer(dist, { kind: 'builtin', id: 'default' });
   const browser: Browser = await chromium.launch({ ...launch, executablePath, headless: true });
@@ -113,8 +127,8 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
     const sizes = opts.quick ? [1, 10, 100] : [1, 10, 100, 1000];
     const framesFor = (n: number): number => (n >= 1000 ? 1 : n >= 100 ? (opts.quick ? 1 : 3) : opts.quick ? 3 : 8);
     const repsFor = (n: number): number => (opts.quick ? 1 : n >= 1000 ? 2 : 3);
-    {
-      const page = await open(`gui=0&model=${CROWD_MODEL}`, 'crowd (skinlab)');
+    if (parts.has('crowds')) {
+      const page = await open(`gui=0&shadows=0&model=${CROWD_MODEL}`, 'crowd (skinlab)');
       const peer = await open(`model=${CROWD_MODEL}`, 'crowd (three.js)', 'bench/three-crowd.html');
       const ourCdp = await page.context().newCDPSession(page);
       const peerCdp = await peer.context().newCDPSession(peer);
@@ -190,8 +204,8 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
     // is the best round's median. The CPU part (the stats box's one-second averages) is read in the last round,
     // when every technique's per-model state has been built (the first frame after a first switch builds it).
     const rounds = opts.quick ? 1 : 3;
-    for (const [label, query] of models) {
-      const page = await open(`gui=0&${query}`, `techniques (${label})`);
+    for (const [label, query] of parts.has('techniques') ? models : []) {
+      const page = await open(`gui=0&shadows=0&${query}`, `techniques (${label})`);
       const info = await page.evaluate(() => (window as unknown as SkinlabWindow).skinlab.info());
       const support = info.techniqueSupport as Record<string, string | null>;
       const frames = opts.quick ? 3 : label === 'tiny' ? 6 : 3;
@@ -235,10 +249,18 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       await page.close();
     }
 
+    // (d) Shadows: Dawn high, every technique, on and off; a crowd of 100 on and off.
+    if (parts.has('shadows')) {
+      const shadowOpts = { quick: opts.quick, open: (query: string, what: string) => open(query, what), log };
+      metrics.push(...(await benchDawnShadows(shadowOpts)));
+      metrics.push(...(await benchCrowdShadows(shadowOpts, CROWD_MODEL)));
+      log(`shadows: done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    }
+
     // (c) Heap and garbage collections over the render loop. Between two heap readings with no collection in
     // between, the growth of the used heap is what the page allocated: bytes per frame. Collections are
     // counted from a browser trace (Playwright's Browser.startTracing: V8's MinorGC/MajorGC events).
-    {
+    if (parts.has('heap')) {
       const page = await open(`gui=0&model=${HEAP_MODEL}`, 'heap');
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('HeapProfiler.enable');
