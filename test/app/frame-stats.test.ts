@@ -45,4 +45,24 @@ describe('the stats window', () => {
     const s = stats.snapshot(model);
     expect(s).toMatchObject({ technique: 'ff-indexed', groups: 7, cpuSkinUs: 300, paletteBytes: 6400 });
   });
+
+  it('a switch whose first frame builds the new mesh state averages none of the old technique\'s figures', () => {
+    const stats = new FrameStats();
+    const f = emptyFigures();
+    // Half a second of stream-out: its transform feedback writes 4000 bytes a frame.
+    f.feedbackBytes = 4000;
+    f.uploadBytes = 500;
+    for (let i = 0; i < 30; i++) stats.record(model, f, 30, i * 16, 'stream-out', 'shaded', '');
+    // Switch to software: the first frame builds its mesh state (one-time), then a second of ordinary frames.
+    f.feedbackBytes = 0;
+    f.uploadBytes = 9000;
+    f.setupUs = 2000;
+    f.setupWhat = 'software programs and mesh state';
+    stats.record(model, f, 30, 500, 'software', 'shaded', '');
+    f.setupUs = 0;
+    f.setupWhat = '';
+    for (let i = 1; i <= 70; i++) stats.record(model, f, 30, 500 + i * 16, 'software', 'shaded', '');
+    const s = stats.snapshot(model);
+    expect(s).toMatchObject({ technique: 'software', feedbackBytes: 0, uploadBytes: 9000 });
+  });
 });
