@@ -91,9 +91,10 @@ test('crowd=100 draws many separate figures with the draw count of crowd=10', as
   expect(s10.crowd).toBe(10);
   expect(s100.crowd).toBe(100);
   expect(s100.drawCalls).toBe(s10.drawCalls);
-  // One instanced draw per subset (what vs-hlsl draws for one figure) plus the floor grid.
+  // One instanced draw per subset in each pass (what vs-hlsl draws for one figure: the shadow map's caster
+  // pass and the shaded pass) plus the floor grid and the floor's shadow-receiving quad.
   expect(s100.meshDrawCalls).toBe(singleMeshDraws);
-  expect(s100.drawCalls).toBe(singleMeshDraws + 1);
+  expect(s100.drawCalls).toBe(singleMeshDraws + 2);
   expect(s100.technique).toBe('crowd 100 (instanced, texture palette)');
   expect(s100.cpuAnimUs).toBeGreaterThan(0);
   // Every instance's palettes go up in one texture upload.
