@@ -183,6 +183,7 @@ export class App implements AppContext {
     const techniqueErrors = checkTechnique(state, this.renderer.caps, model, null);
     if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
     const technique = findTechnique(state.technique) ?? TECHNIQUES[0]!;
+    this.renderer.shadows = state.shadows;
     this.renderer.warm(model.gpu, technique, state.influences, state.palette, state.morphs);
     previous?.gpu.dispose();
     state.model = model.id;

@@ -60,6 +60,7 @@ export class ContextLoss {
       } else {
         ctx.current = { ...m, gpu };
         const technique = findTechnique(ctx.state.technique) ?? TECHNIQUES[0]!;
+        ctx.renderer.shadows = ctx.state.shadows;
         ctx.renderer.warm(gpu, technique, ctx.state.influences, ctx.state.palette, ctx.state.morphs);
       }
     }
