@@ -144,8 +144,11 @@ test('every technique casts and receives the shadow as software does (≤ 0.5 % 
 test('the crowd draws one instanced caster pass and receives it; the link carries shadows=0', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, `?gui=0&model=tiny&t=0.5&crowd=9`);
+  await page.waitForFunction(() => window.skinlab.stats().passes === 2, undefined, { timeout: 10_000 });
   const on = await page.evaluate(() => window.skinlab.stats());
   await page.evaluate(() => window.skinlab.set({ shadows: 0 }));
+  // stats() reports the figures of its last window: wait for one drawn without the shadow map.
+  await page.waitForFunction(() => window.skinlab.stats().passes === 1, undefined, { timeout: 10_000 });
   const off = await page.evaluate(() => window.skinlab.stats());
   console.log(`[shadows] crowd of 9: ${on.drawCalls} draws and ${on.passes} passes with shadows, ${off.drawCalls} and ${off.passes} without`);
   expect(on.passes).toBe(2);
