@@ -38,6 +38,8 @@ function mib(bytes: number): string {
 test('200 model switches leave the GL object counts and the JS heap where they started', async ({ page }) => {
   // About a minute on an idle 2-core machine with SwiftShader; the margin is for a busy one.
   test.setTimeout(300_000);
+  // Leaks are about objects, not pixels: a small canvas keeps SwiftShader's per-frame work short.
+  await page.setViewportSize({ width: 320, height: 240 });
   const con = watchConsole(page);
   const cdp = await page.context().newCDPSession(page);
   await serveCorpus(page);
@@ -111,6 +113,7 @@ test('200 model switches leave the GL object counts and the JS heap where they s
 
 test('1000 technique and view switches leave the GL object counts and the JS heap where they started', async ({ page }) => {
   test.setTimeout(180_000);
+  await page.setViewportSize({ width: 320, height: 240 });
   const con = watchConsole(page);
   const cdp = await page.context().newCDPSession(page);
   await openApp(page, '?model=twist&gui=0&t=0.5&technique=vs-hlsl');
