@@ -77,6 +77,8 @@ for (const model of MODELS) {
 
     test('transform feedback: every technique skins the vertices the CPU reference does (≤ 1e-4 of the model size)', async ({ page }) => {
       test.setTimeout(180_000);
+      // Vertices read back, not pixels: a small canvas keeps the frames each switch draws cheap.
+      await page.setViewportSize({ width: 320, height: 240 });
       const con = watchConsole(page);
       await openModel(page, model.id, `gui=0&t=${model.times[0]}`);
       const rows: string[] = [];
