@@ -66,13 +66,15 @@ test('one-time work (programs, mesh state, morph storage) is reported once as su
   expect(stats.oneTime, 'the first frame of the texture path built its storage').not.toBeNull();
   expect(stats.oneTime!.what).toContain('morph storage');
   expect(stats.oneTime!.ms).toBeGreaterThan(0);
-  // The per-frame skinning figure holds none of it: the first second's average is the steady one's, not many
-  // times it (the build spread over the few frames SwiftShader draws in a second would be).
-  expect(stats.cpuSkinUs).toBeLessThan(stats.oneTime!.ms * 1000);
+  // The per-frame skinning figure holds none of it. Had the build been counted as skinning, the first
+  // second's average would hold at least its cost spread over that second's frames (oneTime / frames);
+  // it holds under a tenth of that (the steady figure itself varies with the machine's load, so it is not
+  // the yardstick).
+  const spread = (stats.oneTime!.ms * 1000) / Math.max(1, stats.fps);
+  expect(stats.cpuSkinUs, `first second ${stats.cpuSkinUs.toFixed(0)} µs against ${spread.toFixed(0)} µs had the build been counted`).toBeLessThan(0.1 * spread);
   await page.waitForTimeout(2500);
   const steady = await page.evaluate(() => window.skinlab.stats());
   expect(steady.oneTime).toEqual(stats.oneTime);
-  expect(stats.cpuSkinUs, `first second ${stats.cpuSkinUs.toFixed(0)} µs, then ${steady.cpuSkinUs.toFixed(0)} µs`).toBeLessThan(3 * steady.cpuSkinUs + 500);
   await expect(page.locator('#stats')).toContainText('one-time');
   await expect(page.locator('#stats')).toContainText('morph storage');
   expect(con.errors).toEqual([]);

@@ -14,7 +14,7 @@ import { corpusFiles } from './plan.ts';
  * deaths are caught by the campaign's watchdog. Failing inputs are written to /tmp/fuzz-vitest-<seed>;
  * `npm run fuzz -- --replay FILE --name NAME` reproduces one.
  *
- * SKINLAB_FUZZ_CASES and SKINLAB_FUZZ_SEED override the case count (default 1,600) and the seed; longer,
+ * SKINLAB_FUZZ_CASES and SKINLAB_FUZZ_SEED override the case count (default 1,100) and the seed; longer,
  * time-bounded runs: `npm run fuzz -- --minutes 30 --seed N`.
  */
 
