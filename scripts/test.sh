@@ -14,7 +14,11 @@ npx tsx src/cli/gen-models.ts
 echo "== type-check"
 npx tsc --noEmit
 echo "== unit tests"
-npx vitest run
+# Two test files at a time (vitest.config.ts), then the two bounded fuzz runs side by side, one core each:
+# they time every input against a 2 s limit, so no other test file shares their core.
+FUZZ=(test/fuzz/fuzz.test.ts test/fuzz/fuzz-gltf.test.ts)
+npx vitest run --exclude "${FUZZ[0]}" --exclude "${FUZZ[1]}"
+npx vitest run "${FUZZ[@]}"
 echo "== build"
 DIST="${SKINLAB_DIST:-dist}"
 BUILT_AFTER=$(date +%s)
