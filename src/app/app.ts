@@ -102,6 +102,14 @@ export class App implements AppContext {
     this.loop.clock = c;
   }
 
+  /** While true the render loop draws only the frames `set()` and `nextFrame()` wait for (the in-page benchmark). */
+  get loopOnDemand(): boolean {
+    return this.loop.onDemand;
+  }
+  set loopOnDemand(v: boolean) {
+    this.loop.onDemand = v;
+  }
+
   /** Render-loop frames since the page started. */
   get framesDrawn(): number {
     return this.loop.framesDrawn;

@@ -12,9 +12,9 @@ import { bestOf, measureWindow, type WindowResult } from './window.ts';
  * Paths: when `info().crowdPath` is defined the page has several (`crowdPath=baked|cpu`, set through
  * `set({crowdPath})`) and each is measured; otherwise the one path there is, labelled `cpu` (every instance's
  * palette built per frame). N = 1 is the single-model view (vs-hlsl), the same for every path.
- * Per N: ours per path and the peer, alternating, `windows` times; the best window of each is kept. Each
- * setting gets one warm-up frame first (a new N builds instance state; the peer builds its clones in
- * setCrowd, outside any window).
+ * Per N: ours per path and the peer, alternating, `windows` times; the best window of each is kept. Our first
+ * frame at a new setting is the one set() draws (a new N builds instance state); the peer builds its clones in
+ * setCrowd and draws one untimed frame; a full run adds a warm-up frame that sets K.
  */
 
 export const CROWD_MODEL = 'tiny';
@@ -32,6 +32,8 @@ export interface CrowdResults {
   readonly paths: string[];
   /** Why the peer was not measured, or null. */
   readonly peerError: string | null;
+  /** Sizes left out for the quick run's time budget, with the predicted frame time. */
+  readonly overBudget: { n: number; predictedMs: number }[];
 }
 
 /** Steps the part reports: one per size and path, one per size for the peer. */
@@ -61,8 +63,18 @@ export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, ste
   }
   const timerMode = plan.forceWall ? 'wall' : 'auto';
   const sizes: CrowdSize[] = [];
+  const overBudget: { n: number; predictedMs: number }[] = [];
   try {
     for (const n of plan.sizes) {
+      const last = sizes[sizes.length - 1];
+      if (last) {
+        const slowest = Math.max(...last.ours.map((o) => o.w.wallMs), last.peer?.wallMs ?? 0);
+        const predictedMs = (slowest * n) / last.n;
+        if (predictedMs > plan.crowdFrameBudgetMs || overBudget.length > 0) {
+          overBudget.push({ n, predictedMs });
+          continue;
+        }
+      }
       const ours = new Map<string, WindowResult[]>();
       const theirs: WindowResult[] = [];
       const frames = new Map<string, number>();
@@ -71,8 +83,8 @@ export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, ste
           if (round === 0) step(`crowd: ${n} × ${CROWD_MODEL}, ${multi ? `crowdPath=${path}` : 'the page\'s crowd path'}`);
           await app.set(multi ? { crowd: n, crowdPath: path } : { crowd: n });
           const probe = app.benchProbe();
-          let k = frames.get(path);
-          if (k === undefined) {
+          let k = frames.get(path) ?? plan.fixedFrames;
+          if (plan.framesFor && !frames.has(path)) {
             const warm = await measureWindow(app.gl, timer, probe, 1);
             k = plan.framesFor(warm.wallMs);
             frames.set(path, k);
@@ -84,9 +96,10 @@ export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, ste
         if (peer) {
           if (round === 0) step(`crowd: ${n} × ${CROWD_MODEL}, three.js`);
           peer.setCrowd(n);
-          let k = frames.get('threejs');
-          if (k === undefined) {
-            const warm = await peer.measure(1, timerMode);
+          // The peer's first frame at a new N uploads its clones' state: always one untimed frame.
+          let k = frames.get('threejs') ?? plan.fixedFrames;
+          const warm = round === 0 ? await peer.measure(1, timerMode) : null;
+          if (warm && plan.framesFor) {
             k = plan.framesFor(warm.wallMs);
             frames.set('threejs', k);
           }
@@ -105,5 +118,5 @@ export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, ste
   } finally {
     peer?.close();
   }
-  return { sizes, paths, peerError };
+  return { sizes, paths, peerError, overBudget };
 }

@@ -16,7 +16,7 @@ export interface BenchProgress {
 }
 
 export interface BenchOptions {
-  /** Short run: fewer frames, one window per figure, N up to 1000, shadows on/off for tiny only, no Dawn high. */
+  /** Short run: 2 frames per window, one window per figure, N up to 1000, shadows off only, no Dawn high. */
   quick?: boolean;
   /** Which parts (default `all`). */
   parts?: BenchPart;
@@ -24,13 +24,16 @@ export interface BenchOptions {
   models?: readonly string[];
   /** Technique ids to measure (default: every one the page lists and the model can use). */
   techniques?: readonly string[];
-  /** Crowd sizes (default 1, 10, 100, 1000, 10000; quick up to 1000; sizes over the page's crowd limit are skipped). */
+  /**
+   * Crowd sizes (default 1, 10, 100, 1000, 10000; quick up to 1000, and only while a frame is predicted to take
+   * under 1.5 s: on a software renderer a quick run stops at 10 or 100). Sizes over the page's crowd limit are left out.
+   */
   sizes?: readonly number[];
   /** Measure the three.js peer in the crowd part (default true). */
   peer?: boolean;
   /** `wall`: behave as if the GPU timer extension were absent (wall time only). Default `auto`. */
   timer?: 'auto' | 'wall';
-  /** Measure every technique with shadows on as well as off (default: full run yes; quick run tiny only). */
+  /** Measure every technique with shadows on as well as off (default: full run yes, quick run no). */
   shadows?: boolean;
   /** Called before each step. */
   onProgress?: (p: BenchProgress) => void;
@@ -63,8 +66,15 @@ export interface BenchPlan {
   shadowsFor(label: string): boolean;
   /** Windows per figure (the best is kept). */
   readonly windows: number;
-  /** Frames per window from the wall time of a warm-up frame (ms). */
-  framesFor(warmMs: number): number;
+  /** Frames per window from the wall time of a warm-up frame (ms); null: a fixed count, no warm-up window. */
+  readonly framesFor: ((warmMs: number) => number) | null;
+  /** The fixed count when framesFor is null. */
+  readonly fixedFrames: number;
+  /**
+   * Quick runs: a crowd size whose frame would take longer than this (extrapolated linearly in N from the last
+   * size measured, ours or the peer's, whichever is slower) is left out with the reason; Infinity otherwise.
+   */
+  readonly crowdFrameBudgetMs: number;
 }
 
 /** Validates options (throws with a clear message) and makes the plan. `maxCrowd`: the page's crowd limit. */
@@ -80,8 +90,7 @@ export function benchPlan(o: BenchOptions, maxCrowd: number): BenchPlan {
   }
   const asked = o.sizes ?? CROWD_SIZES.filter((n) => !quick || n <= 1000);
   for (const n of asked) if (!Number.isInteger(n) || n < 1) throw new Error(`bench: crowd size ${n} is not a whole number ≥ 1`);
-  const target = quick ? 40 : 250;
-  const [lo, hi] = quick ? [2, 16] : [4, 120];
+
   return {
     quick,
     techniques: parts !== 'crowd',
@@ -92,9 +101,12 @@ export function benchPlan(o: BenchOptions, maxCrowd: number): BenchPlan {
     skippedSizes: asked.filter((n) => n > maxCrowd),
     peer: o.peer !== false,
     forceWall: o.timer === 'wall',
-    shadowsFor: (label) => o.shadows ?? (!quick || label === 'tiny'),
+    shadowsFor: () => o.shadows ?? !quick,
     windows: quick ? 1 : 3,
-    framesFor: (warmMs) => framesFor(warmMs, target, lo, hi),
+    // Quick: the frame set() draws with a new setting does its one-time work; then one window of 2 frames.
+    framesFor: quick ? null : (warmMs) => framesFor(warmMs, 250, 4, 120),
+    fixedFrames: 2,
+    crowdFrameBudgetMs: quick ? 1500 : Infinity,
   };
 }
 

@@ -12,7 +12,8 @@ import { benchTechniques, techniqueSteps, type ModelTechniques } from './techniq
  * `window.skinlab.bench(options)`: the in-page benchmark on this browser's GPU (options.ts says what it
  * measures, window.ts how, rows.ts what it writes). Runs the parts in turn — techniques, then crowds — and
  * puts the page back as it found it: model (and detail), clip or tracks, technique, crowd and crowd path,
- * shadows, view; the address bar follows the state, so it is back too. One run at a time. Owns its GPU timer
+ * shadows, view; the address bar follows the state, so it is back too. While it runs the render loop draws
+ * only the frames set() waits for (App.loopOnDemand). One run at a time. Owns its GPU timer
  * for the run (disposed at the end).
  */
 
@@ -60,6 +61,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
   if (s.tracks !== '') restore.tracks = s.tracks;
   else if (s.clip !== '') restore.clip = s.clip;
   const timer = new GpuTimer(app.gl, plan.forceWall ? { force: 'wall' } : {});
+  app.loopOnDemand = true;
   const techniqueCount = plan.techniqueIds ? plan.techniqueIds.length : TECHNIQUES.length;
   const steps = techniqueSteps(plan, techniqueCount) + crowdSteps(plan, crowdPaths(info0).length);
   let stepNo = 0;
@@ -83,8 +85,10 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     if (crowd) {
       for (const c of crowd.sizes) rows.push(...crowdRows(c.n, c.ours, c.peer, run));
       if (crowd.peerError) skipped.push(`three.js peer: ${crowd.peerError}`);
+      for (const o of crowd.overBudget) skipped.push(`crowd ${o.n}: a frame would take about ${(o.predictedMs / 1000).toFixed(1)} s, over a quick run's budget`);
     }
     for (const n of plan.skippedSizes) skipped.push(`crowd ${n}: over the page's crowd limit (${MAX_CROWD})`);
+    for (const line of skipped) console.warn(`bench: left out ${line}`);
     return {
       rows,
       renderer: app.renderer.rendererName,
@@ -102,6 +106,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     try {
       await app.set(restore);
     } finally {
+      app.loopOnDemand = false;
       running = false;
     }
   }

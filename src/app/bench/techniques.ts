@@ -6,9 +6,9 @@ import { bestOf, measureWindow, type WindowResult } from './window.ts';
 
 /**
  * The techniques part of the in-page benchmark: for each planned model, every technique the page lists and the
- * model can use, with shadows off and (where the plan says) on. Per setting: one warm-up frame (a first
- * switch compiles or builds the technique's mesh state; one-time work never lands in a window), then
- * `windows` windows of K frames (K from the warm-up frame's wall time), in rounds — every setting's first
+ * model can use, with shadows off and (where the plan says) on. Per setting: the frame set() draws first (a
+ * first switch compiles or builds the technique's mesh state; one-time work never lands in a window), in a
+ * full run a warm-up frame whose wall time sets K, then `windows` windows of K frames (2 in a quick run), in rounds — every setting's first
  * window, then every setting's second … — so a burst of load from elsewhere hits one round of each rather
  * than all of one; the best window is kept, figure by figure. Drives the app only through `set` and its
  * benchmark probe.
@@ -55,10 +55,9 @@ export async function benchTechniques(app: App, timer: GpuTimer, plan: BenchPlan
         if (round === 0) step(`techniques: ${model.label}, ${s.id}${s.shadows ? ' (shadows on)' : ''}`);
         await app.set({ technique: s.id, shadows: s.shadows });
         const probe = app.benchProbe();
-        let k = frames.get(key(s));
-        if (k === undefined) {
-          // Warm-up: the first frame of a setting may build; a second one says how long a frame takes.
-          await measureWindow(app.gl, timer, probe, 1);
+        let k = frames.get(key(s)) ?? plan.fixedFrames;
+        if (plan.framesFor && !frames.has(key(s))) {
+          // Warm-up: set() drew the setting's first frame (one-time work); one more says how long a frame takes.
           const warm = await measureWindow(app.gl, timer, probe, 1);
           k = plan.framesFor(warm.wallMs);
           frames.set(key(s), k);
