@@ -50,10 +50,8 @@ export const GPU_ARGS = ['--use-angle=vulkan', '--enable-features=Vulkan', '--en
 
 type SkinlabWindow = Window & {
   skinlab: {
-    bench(options: Record<string, unknown>): Promise<Metric[]>;
     frames(): number;
   };
-  skinlabBenchLog(line: string): void;
 };
 
 const READY_TIMEOUT_MS = 180_000;
@@ -120,13 +118,9 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
         return gl ? String(gl.getParameter(dbg ? dbg.UNMASKED_RENDERER_WEBGL : gl.RENDERER)) : '(no WebGL2)';
       });
       log(`browser: ${renderer}`);
-      const rows = await page.evaluate(
-        (o) => {
-          const w = window as unknown as SkinlabWindow;
-          return w.skinlab.bench({ ...o, onProgress: (p: { step: number; steps: number; text: string }) => w.skinlabBenchLog(`${p.step}/${p.steps} ${p.text}`) });
-        },
-        { quick: opts.quick, parts: techniques && crowds ? 'all' : techniques ? 'techniques' : 'crowd' },
-      );
+      // A string, not a function: tsx's transform would wrap the callback in a helper the page lacks (__name).
+      const options = JSON.stringify({ quick: opts.quick, parts: techniques && crowds ? 'all' : techniques ? 'techniques' : 'crowd' });
+      const rows = (await page.evaluate(`window.skinlab.bench({ ...${options}, onProgress: (p) => window.skinlabBenchLog(p.step + '/' + p.steps + ' ' + p.text) })`)) as Metric[];
       metrics.push(...rows);
       log(`page benchmark: ${rows.length} rows (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       await page.close();
