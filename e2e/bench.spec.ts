@@ -45,7 +45,7 @@ test('without EXT_disjoint_timer_query_webgl2, ?bench=crowd falls back to wall t
   await page.addInitScript(() => {
     const get = WebGL2RenderingContext.prototype.getExtension;
     WebGL2RenderingContext.prototype.getExtension = function (this: WebGL2RenderingContext, name: string) {
-      return name === 'EXT_disjoint_timer_query_webgl2' ? null : get.call(this, name);
+      return name === 'EXT_disjoint_timer_query_webgl2' ? null : (get as (this: WebGL2RenderingContext, n: string) => unknown).call(this, name);
     } as typeof get;
   });
   await openApp(page, '?model=tiny&bench=crowd');

@@ -71,7 +71,7 @@ export function lineChart(title: string, unit: string, series: readonly Series[]
   text(svg, 0, 13, title, { 'font-weight': 'bold', 'font-size': 12 });
   const left = 48;
   const bottom = height - 28;
-  const top = 40;
+  const top = 54;
   const right = width - 12;
   const all = series.flatMap((s) => s.points);
   const x = logScale(all.map((p) => p.n), left, right);
@@ -87,7 +87,7 @@ export function lineChart(title: string, unit: string, series: readonly Series[]
     text(svg, left - 4, py + 3, tickLabel(t), { 'text-anchor': 'end', 'font-size': 10, fill: '#8d96a5' });
   }
   text(svg, right, bottom + 26, 'N (instances, log)', { 'text-anchor': 'end', 'font-size': 10, fill: '#8d96a5' });
-  text(svg, 2, top - 6, `${unit} (log)`, { 'font-size': 10, fill: '#8d96a5' });
+  text(svg, 2, top - 8, `${unit} (log)`, { 'font-size': 10, fill: '#8d96a5' });
   let lx = 0;
   series.forEach((s, i) => {
     const c = seriesColour(i);

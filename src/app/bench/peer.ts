@@ -31,7 +31,7 @@ export class CrowdPeer {
     try {
       for (;;) {
         const doc = frame.contentDocument;
-        const state = doc?.documentElement.dataset.state;
+        const state = doc?.documentElement?.dataset.state;
         if (state === 'ready') break;
         if (state === 'error') throw new Error('the three.js peer page failed to load (see its console)');
         if (performance.now() - started > timeoutMs) throw new Error('the three.js peer page did not get ready in time');
