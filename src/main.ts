@@ -11,6 +11,9 @@ import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 import { UrlSync } from './app/url-sync.ts';
 import { Toast } from './ui/toast.ts';
 import { exportGlbForScript, type ExportGlbResult } from './ui/export-glb.ts';
+import type { Metric } from './bench/metric.ts';
+import type { BenchOptions } from './app/bench/options.ts';
+import { startBench } from './ui/bench-start.ts';
 
 /**
  * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
@@ -52,6 +55,11 @@ declare global {
       addMarker(clip: string | number, time: number, name: string): void;
       /** The loaded model as a binary glTF, as the panel's Export .glb makes it, without the download: its size and the exporter's warnings. */
       exportGlb(): Promise<ExportGlbResult>;
+      /**
+       * The in-page benchmark on this browser's GPU (app/bench/runner.ts): rows as in bench-results.json.
+       * While it runs `document.documentElement.dataset.bench` is "running", then "done" (or "error").
+       */
+      bench(options?: BenchOptions): Promise<Metric[]>;
     };
   }
 }
@@ -149,7 +157,8 @@ function start(): void {
     refresh: () => panel?.refresh(),
     copyLink,
   });
-  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink });
+  const bench = startBench(app);
+  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
   timeline = new Timeline(overlay.statsEl, app);
 
   window.skinlab = {
@@ -166,6 +175,7 @@ function start(): void {
     link,
     addMarker: (clip, time, name) => app.addMarker(clip, time, name),
     exportGlb: () => exportGlbForScript(app),
+    bench: (options) => bench.run(options).then((r) => r.rows),
   };
   mountRecorder(panel.gui, app, window.skinlab);
 
@@ -187,7 +197,7 @@ function start(): void {
   requestAnimationFrame(syncTime);
 
   const params = paramsFromSearch(location.search);
-  void app.set({ model: 'default', ...params });
+  void app.set({ model: 'default', ...params }).then(() => bench.fromUrl(params.bench));
 }
 
 start();

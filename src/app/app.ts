@@ -4,6 +4,7 @@ import { Renderer } from '../render/renderer.ts';
 import type { MorphCheck, SkinCheck } from './gpu-checks.ts';
 import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.ts';
 import { benchSplit } from './bench-hooks.ts';
+import type { FrameProbe } from './bench/window.ts';
 import { cameraSetting } from './camera-placement.ts';
 import type { AppContext } from './context.ts';
 import { ContextLoss } from './context-loss.ts';
@@ -99,6 +100,14 @@ export class App implements AppContext {
   }
   set clock(c: () => number) {
     this.loop.clock = c;
+  }
+
+  /** While true the render loop draws only the frames `set()` and `nextFrame()` wait for (the in-page benchmark). */
+  get loopOnDemand(): boolean {
+    return this.loop.onDemand;
+  }
+  set loopOnDemand(v: boolean) {
+    this.loop.onDemand = v;
   }
 
   /** Render-loop frames since the page started. */
@@ -377,6 +386,23 @@ export class App implements AppContext {
     const m = this.current;
     if (!m) throw new Error('benchFrames: no model loaded');
     return benchSplit(this.gl, (dt, now) => this.frame.draw(m, dt, now), frames);
+  }
+
+  /**
+   * The in-page benchmark's view of a frame (app/bench/window.ts): draws the current model through the frame
+   * drawer (stats recorded as in the render loop) and reads that frame's CPU figures. Throws without a model.
+   */
+  benchProbe(): FrameProbe {
+    const m = this.current;
+    if (!m) throw new Error('bench: no model loaded');
+    const f = this.frame;
+    return {
+      draw: (dt, now) => f.draw(m, dt, now),
+      cpuAnimUs: () => f.lastCpuUs,
+      skinUs: () => f.figures.skinUs,
+      drawCalls: () => f.figures.drawCalls,
+      setup: () => f.figures.setupUs > 0,
+    };
   }
 
   /** Test hook: the technique's transform-feedback positions against the CPU reference (gpu-checks.ts). */

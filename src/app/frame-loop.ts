@@ -24,6 +24,11 @@ export class FrameLoop {
   clock: () => number = () => performance.now();
   /** Render-loop frames since the page started (benchmarks count frames in a window with it). */
   framesDrawn = 0;
+  /**
+   * On demand: draw only when something waits for a frame (nextFrame), so a benchmark that draws its own
+   * frames between `set()` calls does not compete with the loop.
+   */
+  onDemand = false;
   private running = false;
   private lastFrame = -1;
   private readonly waiters: (() => void)[] = [];
@@ -44,6 +49,7 @@ export class FrameLoop {
 
   private readonly tick = (): void => {
     requestAnimationFrame(this.tick);
+    if (this.onDemand && this.waiters.length === 0) return;
     const now = this.clock();
     const dt = this.lastFrame < 0 ? 0 : Math.min(0.25, (now - this.lastFrame) / 1000);
     this.lastFrame = now;

@@ -28,6 +28,8 @@ export class FrameDrawer {
   readonly lookPointer = new Float32Array(3);
   /** The camera must be placed from the state (or framed) before the next frame. */
   cameraDirty = true;
+  /** The last frame's CPU animation time, µs (crowd posing included): what the stats window averages (benchmark probe). */
+  lastCpuUs = 0;
   /** Filled from the state each frame (no per-frame object). */
   private readonly options: RenderOptions = {
     technique: TECHNIQUES[0]!,
@@ -110,6 +112,7 @@ export class FrameDrawer {
     this.ctx.renderer.render(model.gpu, player, camera, o, f, model.palettes);
     // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
     cpuUs += f.crowdPoseUs;
+    this.lastCpuUs = cpuUs;
     this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? this.crowd.label : o.technique.id, s.view, s.bone);
   }
 }

@@ -3,38 +3,26 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import playwrightConfig from '../../playwright.config.ts';
 import { startShotsServer, type ShotsServer } from '../cli/shots-server.ts';
-import { benchCrowdShadows, benchDawnShadows } from './browser-shadows.ts';
 import type { Metric } from './metric.ts';
 
 /**
  * The browser part of `npm run bench` (CONTRACT section 4 metrics). Builds nothing: it serves an existing
  * build (`npx vite build`; folder SKINLAB_DIST or dist/) on 127.0.0.1 with the screenshots CLI's server,
- * opens headless Chromium with the browser tests' flags (playwright.config.ts: SwiftShader WebGL2, an
- * 800x600 page) and measures:
+ * opens headless Chromium (the browser tests' SwiftShader flags, or with `gpu` the hardware GPU: GPU_ARGS)
+ * on an 800x600 page and measures:
  *
- * (a) techniques: median frame time of every technique on `tiny` and on Dawn (`detail=medium`), timed by
- *     the page's `skinlab.benchSplit(k)` (frames drawn back to back, each finished with a 1-pixel readPixels
- *     so the GPU work is inside), with the page's side split out twice: the time until the frame's commands
- *     are issued (`submit_ms`) and the CPU animation + technique work inside it (stats cpuAnimUs +
- *     cpuSkinUs, `cpu_us`). SwiftShader rasterises on the CPU: the absolute figures are this machine's, the
- *     ratios between techniques (`*_ratio_vs_vs-hlsl` = vs-hlsl time / technique time) are the point.
- * (b) crowds: N = 1, 10, 100, 1000 copies of tiny.x in our crowd mode (N = 1 is the single-model view) and
- *     the peer in the same run, three.js drawing N SkeletonUtils clones with AnimationMixers
- *     (bench/three-crowd.html, same canvas size, MSAA, layout, phases and framing), timed the same way →
- *     `crowd_<N>_frame_ms`, `crowd_<N>_submit_ms`, the peer's `crowd_threejs_<N>_*`, draw calls, and for
- *     N = 100 and 1000 `crowd_<N>_ratio_vs_threejs` (frame) and `crowd_<N>_submit_ratio_vs_threejs`.
- * (d) shadows (browser-shadows.ts): every technique on Dawn at `detail=high` with the key light's shadow map
- *     on and off (`gpu_dawn_high_{shadows,noshadows}_<id>_*`, `gpu_dawn_high_shadows_<id>_ratio_vs_vs-hlsl`,
- *     stream-out's among them when the page lists it), and a crowd of 100 with and without
- *     (`crowd_100_{shadows,noshadows}_*`). Parts (a) and (b) run with `shadows=0`: the peer draws no shadows,
- *     and the figures stay comparable with runs from before the shadow map.
+ * (a) techniques and (b) crowds: the page's own benchmark, `window.skinlab.bench({quick, parts})`
+ *     (src/app/bench/: GPU timer queries over windows of frames, wall time of the same frames, the three.js
+ *     peer page in an iframe): one implementation for the page's Benchmark button, `?bench=` and this CLI.
+ *     Its rows are returned as they are; its progress lines are logged.
  * (c) heap: the app's render loop running the Walker for a window (10 s; 3 s with --quick): garbage
  *     collections in it from a browser trace (`browser_gc_count`), bytes allocated per frame (used-heap
  *     growth with no collection in between), and the JS heap after a forced GC before and after
  *     (`browser_heap_growth_bytes`).
  *
- * --quick: fewer frames per figure, no N = 1000 crowd, a shorter heap window.
- * SKINLAB_BENCH_PARTS (or `parts`): a comma list of crowds, techniques, shadows, heap to run only those.
+ * --quick: the page's quick run, a shorter heap window.
+ * SKINLAB_BENCH_PARTS (or `parts`): a comma list of crowds, techniques, heap to run only those (`shadows`, a
+ * part of its own before, is measured inside techniques and accepted as a synonym).
  */
 
 export interface BrowserBenchOptions {
@@ -43,22 +31,27 @@ export interface BrowserBenchOptions {
   dist?: string;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
-  /** Parts to run (default SKINLAB_BENCH_PARTS, else all): crowds, techniques, shadows, heap. */
+  /** Parts to run (default SKINLAB_BENCH_PARTS, else all): crowds, techniques, heap. */
   parts?: readonly string[];
+  /** Chromium executable (default: playwright.config.ts's, CHROMIUM_PATH or /usr/bin/chromium). */
+  browser?: string;
+  /** Draw with the machine's GPU (GPU_ARGS) instead of SwiftShader. */
+  gpu?: boolean;
 }
 
 const BROWSER_PARTS = ['crowds', 'techniques', 'shadows', 'heap'] as const;
 
+/**
+ * Chromium flags for a hardware GPU: ANGLE on Vulkan, the GPU process on even where Chromium's blocklist or
+ * headless mode would fall back to software (the tests' other flags are kept, less the SwiftShader ones).
+ * Linux with an NVIDIA or AMD Vulkan driver.
+ */
+export const GPU_ARGS = ['--use-angle=vulkan', '--enable-features=Vulkan', '--enable-gpu', '--ignore-gpu-blocklist'];
+
 type SkinlabWindow = Window & {
   skinlab: {
-    set(p: Record<string, unknown>): Promise<void>;
-    info(): Record<string, unknown>;
-    stats(): Record<string, number | string | null>;
-    benchFrames(frames: number): number;
-    benchSplit(frames: number): Split;
     frames(): number;
   };
-  threeCrowd: { setCrowd(n: number): void; benchFrames(k: number): number; benchSplit(k: number): Split; drawCalls(): number };
 };
 
 const READY_TIMEOUT_MS = 180_000;
@@ -66,12 +59,9 @@ const READY_TIMEOUT_MS = 180_000;
 /** The heap window's model: the default Walker, the page a user first sees. */
 const HEAP_MODEL = 'default';
 
-/** The crowd figures' character (a built-in id the three.js peer page also loads). */
-const CROWD_MODEL = 'tiny';
-
-interface Split {
-  frameMs: number;
-  submitMs: number;
+function round(x: number, digits = 3): number {
+  const k = 10 ** digits;
+  return Math.round(x * k) / k;
 }
 
 async function waitReady(page: Page, what: string): Promise<void> {
@@ -83,11 +73,6 @@ async function waitReady(page: Page, what: string): Promise<void> {
   }
 }
 
-function round(x: number, digits = 3): number {
-  const k = 10 ** digits;
-  return Math.round(x * k) / k;
-}
-
 export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric[]> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const dist = resolve(opts.dist ?? process.env.SKINLAB_DIST ?? 'dist');
@@ -95,16 +80,19 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
     throw new Error(`${dist} has no build with the three.js peer page (bench/three-crowd.html): build it first with npx vite build`);
   }
   const launch = playwrightConfig.use?.launchOptions ?? {};
-  const executablePath = launch.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const executablePath = opts.browser ?? launch.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath}`);
+  const args = opts.gpu ? [...GPU_ARGS, ...(launch.args ?? []).filter((a) => !/swiftshader|use-angle/.test(a))] : launch.args;
   const viewport = playwrightConfig.use?.viewport ?? { width: 800, height: 600 };
 
   const parts = new Set(opts.parts ?? (process.env.SKINLAB_BENCH_PARTS ? process.env.SKINLAB_BENCH_PARTS.split(',').map((x) => x.trim()) : BROWSER_PARTS));
   for (const p of parts) if (!(BROWSER_PARTS as readonly string[]).includes(p)) throw new Error(`unknown browser bench part "${p}" (parts: ${BROWSER_PARTS.join(', ')})`);
+  const techniques = parts.has('techniques') || parts.has('shadows');
+  const crowds = parts.has('crowds');
 
   const metrics: Metric[] = [];
   const server: ShotsServer = await startShotsServer(dist, { kind: 'builtin', id: 'default' });
-  const browser: Browser = await chromium.launch({ ...launch, executablePath, headless: true });
+  const browser: Browser = await chromium.launch({ ...launch, args, executablePath, headless: true });
   const t0 = performance.now();
   try {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
@@ -112,6 +100,7 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       const page = await context.newPage();
       page.on('pageerror', (e) => log(`page error (${what}): ${e.message}`));
       page.on('console', (m) => {
+        if (m.type() === 'warning' && m.text().startsWith('bench:')) log(m.text());
         if (m.type() === 'error' && !/^Failed to load resource: .* 404/.test(m.text())) log(`page error (${what}): ${m.text()}`);
       });
       await page.goto(`${server.url}${path}?${query}`);
@@ -119,142 +108,22 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       return page;
     };
 
-    // (b) Crowds first, of tiny.x (35 bones, 6,841 triangles, textured): a character light enough that
-    // 1000 of them (6.8 million triangles) still rasterise in seconds on SwiftShader. Both pages stay open; the
-    // one not being measured is frozen (CDP Page.setWebLifecycleState) so our render loop never competes with
-    // the peer for SwiftShader's threads, and the two are measured alternately, `reps` times, so load from
-    // elsewhere on the machine hits both.
-    const sizes = opts.quick ? [1, 10, 100] : [1, 10, 100, 1000];
-    const framesFor = (n: number): number => (n >= 1000 ? 1 : n >= 100 ? (opts.quick ? 1 : 3) : opts.quick ? 3 : 8);
-    const repsFor = (n: number): number => (opts.quick ? 1 : n >= 1000 ? 2 : 3);
-    if (parts.has('crowds')) {
-      const page = await open(`gui=0&shadows=0&model=${CROWD_MODEL}`, 'crowd (skinlab)');
-      const peer = await open(`model=${CROWD_MODEL}`, 'crowd (three.js)', 'bench/three-crowd.html');
-      const ourCdp = await page.context().newCDPSession(page);
-      const peerCdp = await peer.context().newCDPSession(peer);
-      const freeze = (cdp: typeof ourCdp, frozen: boolean): Promise<unknown> => cdp.send('Page.setWebLifecycleState', { state: frozen ? 'frozen' : 'active' });
-      await freeze(peerCdp, true);
-      for (const n of sizes) {
-        // set() applies the state at once and then waits for the render loop's frame: the first bench frame
-        // is drawn with the new crowd already, and a 1000-figure frame is not drawn twice. Stats are copied on
-        // that frame (the technique label changes with N).
-        const mine: Split[] = [];
-        const theirs: Split[] = [];
-        let stats = { drawCalls: 0 };
-        let peerDraws = 0;
-        for (let r = 0; r < repsFor(n); r++) {
-          await freeze(ourCdp, false);
-          const got = await page.evaluate(
-            ([c, k]) => {
-              const s = (window as unknown as SkinlabWindow).skinlab;
-              void s.set({ crowd: c });
-              const split = s.benchSplit(k);
-              const stats = s.stats();
-              // Back to one figure before the render loop's next frame, so no crowd frame runs beside the peer's.
-              void s.set({ crowd: 1 });
-              return { split, stats };
-            },
-            [n, framesFor(n)] as const,
-          );
-          await freeze(ourCdp, true);
-          mine.push(got.split);
-          stats = { drawCalls: Number(got.stats.drawCalls) };
-          await freeze(peerCdp, false);
-          const peerGot = await peer.evaluate(
-            ([c, k]) => {
-              const p = (window as unknown as SkinlabWindow).threeCrowd;
-              p.setCrowd(c);
-              return { split: p.benchSplit(k), draws: p.drawCalls() };
-            },
-            [n, framesFor(n)] as const,
-          );
-          await freeze(peerCdp, true);
-          theirs.push(peerGot.split);
-          peerDraws = peerGot.draws;
-        }
-        const ms = Math.min(...mine.map((x) => x.frameMs));
-        const peerMs = Math.min(...theirs.map((x) => x.frameMs));
-        const submit = Math.min(...mine.map((x) => x.submitMs));
-        const peerSubmit = Math.min(...theirs.map((x) => x.submitMs));
-        const how = `best of ${repsFor(n)} medians of ${framesFor(n)} frames, alternating with the peer, SwiftShader 800x600 MSAA`;
-        const what = `${n} × ${CROWD_MODEL}`;
-        metrics.push({ name: `crowd_${n}_frame_ms`, value: round(ms), unit: 'ms', note: `${what}, ${n > 1 ? 'crowd mode (instanced, texture palette)' : 'single model (vs-hlsl)'}; ${how}` });
-        metrics.push({ name: `crowd_${n}_submit_ms`, value: round(submit), unit: 'ms', note: 'CPU side of the same frames: until every command is issued (animation, palettes, uploads, draws)' });
-        metrics.push({ name: `crowd_${n}_draw_calls`, value: stats.drawCalls, unit: 'draws', note: 'per frame, floor grid included' });
-        metrics.push({ name: `crowd_threejs_${n}_frame_ms`, value: round(peerMs), unit: 'ms', note: `three.js: ${n} SkeletonUtils clones + AnimationMixers; ${how}` });
-        metrics.push({ name: `crowd_threejs_${n}_submit_ms`, value: round(peerSubmit), unit: 'ms', note: 'three.js CPU side: mixers, matrices, bone textures, draws' });
-        metrics.push({ name: `crowd_threejs_${n}_draw_calls`, value: peerDraws, unit: 'draws', note: 'three.js renderer.info.render.calls' });
-        if (n >= 100) {
-          metrics.push({ name: `crowd_${n}_ratio_vs_threejs`, value: round(peerMs / ms), unit: 'x', note: 'three.js frame time / ours (higher is better for us); SwiftShader rasterises on the CPU, so the shared pixel work dilutes it' });
-          metrics.push({ name: `crowd_${n}_submit_ratio_vs_threejs`, value: round(peerSubmit / submit), unit: 'x', note: 'three.js CPU submit time / ours: what instancing saves the page' });
-        }
-        log(`crowd ${n}: ours ${ms.toFixed(1)} ms (submit ${submit.toFixed(1)}, ${stats.drawCalls} draws), three.js ${peerMs.toFixed(1)} ms (submit ${peerSubmit.toFixed(1)}, ${peerDraws} draws) (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-      }
+    // (a) + (b): the page's benchmark (src/app/bench/runner.ts).
+    if (techniques || crowds) {
+      const page = await open('gui=0&shadows=0&model=tiny', 'bench');
+      await page.exposeFunction('skinlabBenchLog', (line: string) => log(`${line} (${((performance.now() - t0) / 1000).toFixed(0)} s)`));
+      const renderer = await page.evaluate(() => {
+        const gl = document.createElement('canvas').getContext('webgl2');
+        const dbg = gl?.getExtension('WEBGL_debug_renderer_info');
+        return gl ? String(gl.getParameter(dbg ? dbg.UNMASKED_RENDERER_WEBGL : gl.RENDERER)) : '(no WebGL2)';
+      });
+      log(`browser: ${renderer}`);
+      // A string, not a function: tsx's transform would wrap the callback in a helper the page lacks (__name).
+      const options = JSON.stringify({ quick: opts.quick, parts: techniques && crowds ? 'all' : techniques ? 'techniques' : 'crowd' });
+      const rows = (await page.evaluate(`window.skinlab.bench({ ...${options}, onProgress: (p) => window.skinlabBenchLog(p.step + '/' + p.steps + ' ' + p.text) })`)) as Metric[];
+      metrics.push(...rows);
+      log(`page benchmark: ${rows.length} rows (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       await page.close();
-      await peer.close();
-    }
-
-    // (a) Techniques on tiny and on Dawn.
-    const models: [string, string][] = [
-      ['tiny', 'model=tiny'],
-      ['dawn', 'model=dawn&detail=medium'],
-    ];
-    // Rounds: every technique gets `frames` frames per round, techniques in turn, so a burst of load from
-    // elsewhere on the machine hits one round of every technique rather than all rounds of one; each figure
-    // is the best round's median. The CPU part (the stats box's one-second averages) is read in the last round,
-    // when every technique's per-model state has been built (the first frame after a first switch builds it).
-    const rounds = opts.quick ? 1 : 3;
-    for (const [label, query] of parts.has('techniques') ? models : []) {
-      const page = await open(`gui=0&shadows=0&${query}`, `techniques (${label})`);
-      const info = await page.evaluate(() => (window as unknown as SkinlabWindow).skinlab.info());
-      const support = info.techniqueSupport as Record<string, string | null>;
-      const frames = opts.quick ? 3 : label === 'tiny' ? 6 : 3;
-      const ids: string[] = [];
-      for (const id of info.techniques as string[]) {
-        if (support[id]) log(`techniques ${label}: ${id} skipped (${support[id]})`);
-        else ids.push(id);
-      }
-      const best = new Map<string, Split>();
-      const cpu = new Map<string, number>();
-      for (let r = 0; r < rounds; r++) {
-        for (const id of ids) {
-          await page.evaluate((t) => (window as unknown as SkinlabWindow).skinlab.set({ technique: t }), id);
-          const split = await page.evaluate((k) => (window as unknown as SkinlabWindow).skinlab.benchSplit(k), frames);
-          const was = best.get(id);
-          best.set(id, { frameMs: Math.min(split.frameMs, was?.frameMs ?? Infinity), submitMs: Math.min(split.submitMs, was?.submitMs ?? Infinity) });
-          if (r === rounds - 1) {
-            // The stats box averages over a second of the render loop: let one pass, then read the CPU part.
-            await page.waitForTimeout(opts.quick ? 600 : 1100);
-            const stats = await page.evaluate(() => (window as unknown as SkinlabWindow).skinlab.stats());
-            cpu.set(id, Number(stats.cpuAnimUs) + Number(stats.cpuSkinUs));
-          }
-        }
-      }
-      for (const id of ids) {
-        const { frameMs: ms, submitMs } = best.get(id)!;
-        const cpuUs = cpu.get(id)!;
-        metrics.push({ name: `gpu_${label}_${id}_frame_ms`, value: round(ms), unit: 'ms', note: `best of ${rounds} rounds' medians of ${frames} frames, techniques in turn; SwiftShader (a CPU rasteriser) 800x600 MSAA` });
-        metrics.push({ name: `gpu_${label}_${id}_cpu_us`, value: round(cpuUs, 1), unit: 'µs', note: 'CPU part of a frame: animation + technique work (palette, CPU skinning, uploads)' });
-        metrics.push({ name: `gpu_${label}_${id}_submit_ms`, value: round(submitMs), unit: 'ms', note: 'the page\'s side of a frame: CPU part + issuing every GL command (the rest of frame_ms is drawing)' });
-        log(`techniques ${label}: ${id} ${ms.toFixed(1)} ms/frame, submit ${submitMs.toFixed(2)} ms, CPU ${cpuUs.toFixed(0)} µs`);
-      }
-      const base = best.get('vs-hlsl')?.frameMs;
-      if (base !== undefined) {
-        for (const id of ids) {
-          if (id === 'vs-hlsl') continue;
-          metrics.push({ name: `gpu_${label}_${id}_ratio_vs_vs-hlsl`, value: round(base / best.get(id)!.frameMs), unit: 'x', note: 'vs-hlsl frame time / this technique\'s (higher is faster than vs-hlsl)' });
-        }
-      }
-      log(`techniques ${label}: done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-      await page.close();
-    }
-
-    // (d) Shadows: Dawn high, every technique, on and off; a crowd of 100 on and off.
-    if (parts.has('shadows')) {
-      const shadowOpts = { quick: opts.quick, open: (query: string, what: string) => open(query, what), log };
-      metrics.push(...(await benchDawnShadows(shadowOpts)));
-      metrics.push(...(await benchCrowdShadows(shadowOpts, CROWD_MODEL)));
-      log(`shadows: done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     }
 
     // (c) Heap and garbage collections over the render loop. Between two heap readings with no collection in

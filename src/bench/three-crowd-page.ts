@@ -6,6 +6,8 @@ import { loadModel } from '../loaders/load-model.ts';
 import { TRS_STRIDE, type Clip, type Scene } from '../model/types.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { crowdHalfExtent, crowdOffset, crowdSpacing, crowdTime } from '../render/crowd-layout.ts';
+import { GpuTimer } from '../gpu/gpu-timer.ts';
+import { measureWindow, type WindowResult } from '../app/bench/window.ts';
 
 /**
  * The crowd benchmark's peer (src/bench/browser.ts): three.js drawing N copies of one of our built-in models
@@ -15,10 +17,13 @@ import { crowdHalfExtent, crowdOffset, crowdSpacing, crowdTime } from '../render
  * size, same grid layout and phases (render/crowd-layout.ts), same camera framing, a key and fill light
  * like lit.frag's. Not drawn: textures (flat material colours), the floor.
  *
- * Query: `model` (built-in id, default `default`), `clip` (name; the builtin's clip or the first).
+ * Query: `model` (built-in id, default `default`), `clip` (name; the builtin's clip or the first), `w`, `h`
+ * (the canvas's size in pixels, default 800x600: the in-page benchmark passes its own canvas's size).
  * window.threeCrowd: { ready, setCrowd(n) (builds the clones; draws nothing), benchFrames(k) → median ms of k
  * frames (mixers advanced 1/60 s, rendered, finished by a 1-pixel readPixels), benchSplit(k) → the same with
- * the median time until the frame is submitted, drawCalls() of the last frame }. The renderer antialiases
+ * the median time until the frame is submitted, benchWindow(k, timer) → the in-page benchmark's window of k
+ * frames (app/bench/window.ts: one GPU timer query over them, one readPixels at the end; `timer: 'wall'`
+ * without the timer), drawCalls() of the last frame }. The renderer antialiases
  * like the app's context (MSAA), so both rasterise the same samples.
  */
 
@@ -28,6 +33,8 @@ interface ThreeCrowdApi {
   benchFrames(frames: number): number;
   /** The same frames, with the median time until each frame's commands are issued (`submitMs`). */
   benchSplit(frames: number): { frameMs: number; submitMs: number };
+  /** The in-page benchmark's measurement (app/bench/window.ts) over `frames` frames. */
+  benchWindow(frames: number, timer?: 'auto' | 'wall'): Promise<WindowResult>;
   drawCalls(): number;
   triangles(): number;
 }
@@ -104,6 +111,14 @@ async function main(): Promise<void> {
   const clip = clips.find((c) => c.name === clipName) ?? clips[0] ?? null;
 
   const canvas = document.getElementById('view') as HTMLCanvasElement;
+  const size = (key: string, fallback: number): number => {
+    const v = Number(params.get(key));
+    return Number.isInteger(v) && v > 0 && v <= 8192 ? v : fallback;
+  };
+  canvas.width = size('w', canvas.width);
+  canvas.height = size('h', canvas.height);
+  canvas.style.width = `${canvas.width}px`;
+  canvas.style.height = `${canvas.height}px`;
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: false });
   renderer.setPixelRatio(1);
   renderer.setSize(canvas.width, canvas.height, false);
@@ -159,7 +174,8 @@ async function main(): Promise<void> {
     camera.lookAt(orbit.target[0]!, orbit.target[1]!, orbit.target[2]!);
   };
 
-  const gl = renderer.getContext();
+  // three.js r163+ renders with WebGL2 only.
+  const gl = renderer.getContext() as WebGL2RenderingContext;
   const pixel = new Uint8Array(4);
   let drawCalls = 0;
   let triangles = 0;
@@ -169,6 +185,8 @@ async function main(): Promise<void> {
     drawCalls = renderer.info.render.calls;
     triangles = renderer.info.render.triangles;
   };
+  let gpuTimer: GpuTimer | undefined;
+  let wallTimer: GpuTimer | undefined;
   const api: ThreeCrowdApi = {
     ready: Promise.resolve(),
     setCrowd(n) {
@@ -190,6 +208,10 @@ async function main(): Promise<void> {
       }
       const median = (a: number[]): number => a.sort((x, y) => x - y)[a.length >> 1]!;
       return { frameMs: median(times), submitMs: median(submits) };
+    },
+    benchWindow(k, timer = 'auto') {
+      const t = timer === 'wall' ? (wallTimer ??= new GpuTimer(gl, { force: 'wall' })) : (gpuTimer ??= new GpuTimer(gl));
+      return measureWindow(gl, t, { draw: (dt) => frame(dt), cpuAnimUs: () => 0, skinUs: () => 0, drawCalls: () => drawCalls, setup: () => false }, k);
     },
     drawCalls: () => drawCalls,
     triangles: () => triangles,

@@ -1,10 +1,12 @@
 /**
- * `npm run bench [-- --quick] [-- --only cpu,alloc,load,browser]`: the performance suite (CONTRACT §1, §4).
+ * `npm run bench [-- --quick] [-- --only cpu,alloc,load,browser] [-- --browser PATH] [-- --gpu]`: the performance
+ * suite (CONTRACT §1, §4). `--browser PATH`: the Chromium executable for the browser part; `--gpu`: draw with
+ * the machine's GPU (ANGLE on Vulkan, src/bench/browser.ts GPU_ARGS) instead of SwiftShader.
  *
  * Parts: cpu (anim-bench: CPU animation vs three.js; tracks-bench: two layered controller tracks vs three.js's
  * AnimationMixer with two actions; wander-bench: the wander crowd per instance), alloc (alloc-bench: GCs and heap growth over 100k
  * frames), load (load-bench: loaders vs assimpjs; gltf-load-bench: the glTF reader vs three.js's GLTFLoader), browser (src/bench/browser.ts when present: its
- * runBrowserBench({ quick }) is imported dynamically; a missing module or a throw is reported and skipped).
+ * runBrowserBench({ quick, browser, gpu }) is imported dynamically; a missing module or a throw is reported and skipped).
  * Prints a table and writes bench-results.json (an array of Metric) in the project root. Run from the
  * project root (corpus paths are relative to it). Exit status 1 only when a Node part fails.
  */
@@ -25,12 +27,26 @@ type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Part> } {
+interface Args {
+  quick: boolean;
+  only: Set<Part>;
+  browser?: string;
+  gpu: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
   let quick = false;
+  let gpu = false;
+  let browser: string | undefined;
   let only = new Set<Part>(PARTS);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') quick = true;
+    else if (a === '--gpu') gpu = true;
+    else if (a === '--browser' || a.startsWith('--browser=')) {
+      browser = a === '--browser' ? argv[++i] : a.slice('--browser='.length);
+      if (!browser) throw new Error('--browser needs the path of a Chromium executable');
+    }
     else if (a === '--only' || a.startsWith('--only=')) {
       const list = a === '--only' ? argv[++i] ?? '' : a.slice('--only='.length);
       const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -39,11 +55,11 @@ function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Part> }
       }
       only = new Set(names as Part[]);
     } else if (a === '--help' || a === '-h') {
-      console.log(`usage: npm run bench [-- --quick] [-- --only ${PARTS.join(',')}]`);
+      console.log(`usage: npm run bench [-- --quick] [-- --only ${PARTS.join(',')}] [-- --browser PATH] [-- --gpu]`);
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
   }
-  return { quick, only };
+  return { quick, only, browser, gpu };
 }
 
 function format(v: number): string {
@@ -61,10 +77,10 @@ function printTable(metrics: readonly Metric[]): void {
 }
 
 interface BrowserModule {
-  runBrowserBench?: (opts: { quick: boolean }) => Promise<Metric[]>;
+  runBrowserBench?: (opts: { quick: boolean; browser?: string; gpu?: boolean }) => Promise<Metric[]>;
 }
 
-async function runBrowser(quick: boolean): Promise<Metric[]> {
+async function runBrowser(quick: boolean, browser: string | undefined, gpu: boolean): Promise<Metric[]> {
   const file = join(root, 'src', 'bench', 'browser.ts');
   if (!existsSync(file)) {
     console.log('browser: skipped (src/bench/browser.ts does not exist)');
@@ -76,7 +92,7 @@ async function runBrowser(quick: boolean): Promise<Metric[]> {
       console.log('browser: skipped (src/bench/browser.ts does not export runBrowserBench)');
       return [];
     }
-    return await mod.runBrowserBench({ quick });
+    return await mod.runBrowserBench({ quick, browser, gpu });
   } catch (e) {
     console.log(`browser: skipped (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     return [];
@@ -84,7 +100,7 @@ async function runBrowser(quick: boolean): Promise<Metric[]> {
 }
 
 async function main(): Promise<void> {
-  const { quick, only } = parseArgs(process.argv.slice(2));
+  const { quick, only, browser, gpu } = parseArgs(process.argv.slice(2));
   process.chdir(root);
   const log = (line: string): void => console.log(line);
   const metrics: Metric[] = [];
@@ -99,7 +115,7 @@ async function main(): Promise<void> {
   await timed('cpu', () => [...runAnimBench({ quick, log }), ...runTracksBench({ quick, log }), ...runWanderBench({ quick, log })]);
   await timed('alloc', () => runAllocBench({ quick, log }));
   await timed('load', async () => [...(await runLoadBench({ quick, log })), ...(await runGltfLoadBench({ quick, log }))]);
-  await timed('browser', () => runBrowser(quick));
+  await timed('browser', () => runBrowser(quick, browser, gpu));
   printTable(metrics);
   const out = join(root, 'bench-results.json');
   writeFileSync(out, `${JSON.stringify(metrics, null, 2)}\n`);

@@ -17,6 +17,8 @@ import { TracksPanel } from './tracks-panel.ts';
 export interface PanelActions {
   /** "Copy link (L)": a link that reproduces this view. */
   copyLink?: () => void;
+  /** "Benchmark…": runs the in-page benchmark and shows its results (ui/bench-view.ts). */
+  benchmark?: () => void;
 }
 
 /**
@@ -48,6 +50,7 @@ export class Panel {
     help: (): void => this.onHelp(),
     savePicture: (): void => void savePicture(this.app),
     copyLink: (): void => this.actions.copyLink?.(),
+    benchmark: (): void => this.actions.benchmark?.(),
     fullscreen: (): void => this.toggleFullscreen(),
     morphs: 'slots',
     morphTrack: true,
@@ -188,6 +191,7 @@ export class Panel {
     this.gui.add(p, 'savePicture').name('Save picture  (S)').domElement.title = 'The canvas as a PNG at its pixel size';
     mountExportGlb(this.gui, app);
     this.copyLinkCtl = this.gui.add(p, 'copyLink').name('Copy link  (L)');
+    if (actions.benchmark) this.gui.add(p, 'benchmark').name('Benchmark…').domElement.title = 'Times every technique on five models, and crowds against three.js, on this GPU (a quick run on a software renderer)';
     this.copyLinkCtl.domElement.title = 'A link that reproduces this view';
     if (document.fullscreenEnabled) {
       this.fullscreenCtl = this.gui.add(p, 'fullscreen').name('Fullscreen');
