@@ -60,10 +60,10 @@ export function keyRate(clip: Clip): number {
   return keys > 1 ? (keys - 1) / clip.duration : 0;
 }
 
-/** Intervals F the clip is baked with at `maxRate` (see the header). */
-export function bakeIntervals(clip: Clip, maxRate = BAKE_RATE): number {
+/** Intervals F the clip is baked with at `maxRate` (see the header); `keyCap` false bakes at maxRate whatever the keys. */
+export function bakeIntervals(clip: Clip, maxRate = BAKE_RATE, keyCap = true): number {
   if (!(clip.duration > 0)) return 1;
-  const rate = Math.min(maxRate, keyRate(clip));
+  const rate = keyCap ? Math.min(maxRate, keyRate(clip)) : maxRate;
   return Math.max(1, Math.ceil(clip.duration * rate - 1e-6));
 }
 
@@ -79,15 +79,16 @@ export function crowdSlots(scene: Scene, base: Int32Array): number {
 
 /**
  * Bakes every clip of `scene` (allocates: load-time work). `measureBounds` false leaves the spheres at the
- * origin with radius Infinity (never culled), for callers that only want the palettes.
+ * origin with radius Infinity (never culled), for callers that only want the palettes; `keyCap` false
+ * ignores the key rate (the error measurement's fixed rates).
  */
-export function bakeCrowd(scene: Scene, maxRate = BAKE_RATE, measureBounds = true): CrowdBake {
+export function bakeCrowd(scene: Scene, maxRate = BAKE_RATE, measureBounds = true, keyCap = true): CrowdBake {
   const meshBase = new Int32Array(scene.meshes.length);
   const slotsPerFrame = crowdSlots(scene, meshBase);
   const clips: BakedClip[] = [];
   let frameCount = 0;
   for (const clip of scene.clips) {
-    const frames = bakeIntervals(clip, maxRate);
+    const frames = bakeIntervals(clip, maxRate, keyCap);
     clips.push({ first: frameCount, frames, duration: clip.duration, rate: clip.duration > 0 ? frames / clip.duration : 0 });
     frameCount += frames + 1;
   }
