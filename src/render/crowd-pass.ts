@@ -73,6 +73,8 @@ export class CrowdPass {
   private variant: CrowdVariant | null = null;
   private instances: CrowdInstances | null = null;
   private readonly instanceData = new CrowdInstanceData();
+  /** The current clip's bounding sphere (centre, radius), copied per frame. */
+  private readonly sphere = new Float32Array(4);
   private readonly frame = {
     count: 1, spacing: 1, wander: false, cull: true, viewProj: NO_SPHERE as ArrayLike<number>, sphere: NO_SPHERE as ArrayLike<number>,
     baked: false, clip: 0, duration: 0, all: false,
@@ -193,7 +195,10 @@ export class CrowdPass {
     f.wander = opts.wander;
     f.cull = opts.cull;
     f.viewProj = camera.viewProj;
-    f.sphere = clip >= 0 && clip < bake.clips.length && !opts.bindPose ? bake.spheres.subarray(clip * 4, clip * 4 + 4) : NO_SPHERE;
+    const sphere = this.sphere;
+    if (clip >= 0 && clip < bake.clips.length && !opts.bindPose) for (let k = 0; k < 4; k++) sphere[k] = bake.spheres[clip * 4 + k]!;
+    else sphere.set(NO_SPHERE);
+    f.sphere = sphere;
     f.baked = baked;
     f.clip = clip;
     f.duration = player.duration;
