@@ -95,10 +95,16 @@ test('crowd=100 draws many separate figures with the draw count of crowd=10', as
   // pass and the shaded pass) plus the floor grid and the floor's shadow-receiving quad.
   expect(s100.meshDrawCalls).toBe(singleMeshDraws);
   expect(s100.drawCalls).toBe(singleMeshDraws + 2);
-  expect(s100.technique).toBe('crowd 100 (instanced, texture palette)');
-  expect(s100.cpuAnimUs).toBeGreaterThan(0);
-  // Every instance's palettes go up in one texture upload.
-  expect(s100.uploadBytes).toBeGreaterThanOrEqual(s100.paletteBytes * 100);
+  // The baked path (default) uploads no palettes: only instance data, when it changes.
+  expect(s100.technique).toBe('crowd 100 (instanced, baked palettes)');
+  expect(s100.uploadBytes).toBeLessThan(s100.paletteBytes * 100);
+  await page.evaluate(() => window.skinlab.set({ crowdPath: 'cpu' }));
+  const cpu = await page.evaluate(() => window.skinlab.stats());
+  expect(cpu.technique).toBe('crowd 100 (instanced, texture palette)');
+  expect(cpu.drawCalls).toBe(s10.drawCalls);
+  expect(cpu.cpuAnimUs).toBeGreaterThan(0);
+  // On the cpu path every instance's palettes go up in one texture upload.
+  expect(cpu.uploadBytes).toBeGreaterThanOrEqual(cpu.paletteBytes * 100);
   expect(con.errors).toEqual([]);
 });
 
@@ -175,8 +181,8 @@ test('the crowd slider in the Rendering folder sets the crowd', async ({ page })
 
 test('a bad crowd value is reported and leaves the crowd as it was', async ({ page }) => {
   const con = watchConsole(page);
-  await openApp(page, '?gui=0&crowd=5000', 'error');
-  expect(await page.locator('#error').textContent()).toContain('crowd=5000');
+  await openApp(page, '?gui=0&crowd=50000', 'error');
+  expect(await page.locator('#error').textContent()).toContain('crowd=50000');
   expect((await page.evaluate(() => window.skinlab.info())).crowd).toBe(1);
   expect(con.errors.length).toBe(1);
 });

@@ -7,7 +7,8 @@
 //   so the same line serves every path), skinned as a direction, and the bitangent rebuilt by a cross
 //   product: v_tangent = (unit skinned tangent, sign), v_bitangent = cross(unit normal, tangent) · sign,
 //   world space like v_normal. The shading does not read them; transform feedback captures v_tangent.
-// CROWD: instanced crowd (with PALETTE_TEXTURE): the instance's palette rows and grid offset (crowd_pars).
+// CROWD: instanced crowd (with PALETTE_TEXTURE): the instance's palette block, or with CROWD_BAKED its two baked
+//   frames, and its floor offset, from per-instance attributes (crowd_pars).
 // SKIN_OUT: the stream-out technique's skinning pass (transform feedback, rasteriser discarded): the morphed and
 //   skinned model-space position, normal and tangent (xyz, bitangent sign w) as written by skinVertex, not
 //   normalised, in o_position / o_normal / o_tangent; the pass captures them into the buffers every draw reads
@@ -18,14 +19,14 @@ precision highp float;
 precision highp int;
 
 #include <camera_pars>
+#if defined(CROWD)
+#include <crowd_pars>
+#endif
 #if !defined(NO_SKIN)
 #include <skin_pars>
 #endif
 #if defined(MORPH_SLOTS) || defined(MORPH_TEXTURE)
 #include <morph_pars>
-#endif
-#if defined(CROWD)
-#include <crowd_pars>
 #endif
 
 in vec3 a_position;
@@ -55,6 +56,9 @@ vec3 unitOr(vec3 v, vec3 fallback) {
 }
 
 void main() {
+#if defined(CROWD)
+  crowdFrame();
+#endif
   vec3 bindPosition = a_position;
   vec3 bindNormal = a_normal;
 #if defined(MORPH_SLOTS) || defined(MORPH_TEXTURE)

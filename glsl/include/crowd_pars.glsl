@@ -1,15 +1,48 @@
-// Crowd mode (CROWD, skinned.vert): N instances of the model in one instanced draw per subset. Instance gl_InstanceID sits
-// at column i % u_crowdColumns, row i / u_crowdColumns of a grid u_crowdSpacing model units apart on the
-// floor plane (x, z; y up), columns from +x to -x and rows from +z to -z (front to back for the default
-// camera), centred on the model's origin: src/render/crowd-layout.ts crowdOffset, which
-// this repeats. The offset is a model-space translation added after skinning.
-uniform int u_crowdColumns;
-uniform int u_crowdRows;
-uniform float u_crowdSpacing;
+// Crowd mode (CROWD, skinned.vert, with PALETTE_TEXTURE): N instances of the model in one instanced draw per
+// subset. Included before skin_pars: its paletteMatrix reads crowdSlot / crowdBlend.
+// Per-instance attributes (divisor 1, src/gpu/crowd-instances.ts): a_crowdPlace = (model-space offset x,
+// offset z, clip time offset in seconds, speed), a_crowdClip = the baked clip's index. The offset is the
+// instance's grid cell (src/render/crowd-layout.ts crowdOffset; 0 in wander mode, whose palettes carry the
+// place), a model-space translation added after skinning. Instances arrive compacted (culled ones left out).
+// Palette blocks of u_crowdSlots mat4 slots; mesh slot s is block slot u_crowdBase + s.
+//   cpu path: block gl_InstanceID of the per-frame palette texture (src/gpu/crowd-palette.ts).
+//   CROWD_BAKED: NVIDIA's SkinnedInstancing. The baked texture holds every clip's palettes at fixed steps
+//     (src/anim/crowd-bake.ts, whose instanceClipTime and bakedFrame this repeats): clip time
+//     = u_crowdTime · speed + offset wrapped into [0, duration), frame f = time · rate, blocks k = ⌊f⌋ (at
+//     most frames − 1) and k + 1 blended by f − k, a linear blend of the matrices. u_crowdBindPose: identity palette.
+in vec4 a_crowdPlace;
+in float a_crowdClip;
+uniform int u_crowdSlots;
+uniform int u_crowdBase;
+#if defined(CROWD_BAKED)
+// Per clip: (global index of frame 0, intervals, duration s, intervals per second).
+uniform vec4 u_bakeClips[BAKE_CLIPS];
+uniform float u_crowdTime;
+uniform int u_crowdBindPose;
+#endif
+
+// First slot of this instance's palette block (baked: of frame k), and the weight of frame k + 1.
+int crowdBlock;
+float crowdBlend;
+
+void crowdFrame() {
+#if defined(CROWD_BAKED)
+  vec4 c = u_bakeClips[int(a_crowdClip + 0.5)];
+  float time = 0.0;
+  if (c.z > 0.0) {
+    float x = u_crowdTime * a_crowdPlace.w + a_crowdPlace.z;
+    time = x - c.z * floor(x / c.z);
+  }
+  float f = time * c.w;
+  float k = clamp(floor(f), 0.0, c.y - 1.0);
+  crowdBlock = (int(c.x + 0.5) + int(k)) * u_crowdSlots;
+  crowdBlend = clamp(f - k, 0.0, 1.0);
+#else
+  crowdBlock = gl_InstanceID * u_crowdSlots;
+  crowdBlend = 0.0;
+#endif
+}
 
 vec3 crowdOffset() {
-  int c = gl_InstanceID % u_crowdColumns;
-  int r = gl_InstanceID / u_crowdColumns;
-  return vec3((float(u_crowdColumns - 1) * 0.5 - float(c)) * u_crowdSpacing, 0.0,
-              (float(u_crowdRows - 1) * 0.5 - float(r)) * u_crowdSpacing);
+  return vec3(a_crowdPlace.x, 0.0, a_crowdPlace.y);
 }

@@ -9,7 +9,8 @@
 //                      4x3 matrix (row r = m[r][0..3]); joints arrive pre-multiplied by 3 (Freidlin).
 //   PALETTE_TEXTURE    RGBA32F texture, slot s = 4 texels (columns) at ((s % 256) * 4, s / 256).
 //                      With CROWD, every instance's palettes in one texture: instance i's slot s of this
-//                      mesh is texture slot i * u_crowdSlots + u_crowdBase + s (gpu/crowd-palette.ts).
+//                      mesh is texture slot i * u_crowdSlots + u_crowdBase + s (gpu/crowd-palette.ts);
+//                      with CROWD_BAKED the blend of two baked frames' slots (crowd_pars.glsl).
 //   PALETTE_DUAL_QUAT  std140 block `Palette { vec4 u_dualQuat[3 * PALETTE_SIZE]; }`: real, dual, bind-space scale.
 // Joints: a_joints (uvec4, palette slots or group-local slots), or JOINTS_SLOTS: none, weight k belongs to
 //   matrix k (fixed-function non-indexed blending).
@@ -50,20 +51,26 @@ uniform mat4 u_groupPalette[PALETTE_SIZE];
 mat4 paletteMatrix(uint slot) { return u_groupPalette[slot]; }
 #elif defined(PALETTE_TEXTURE)
 uniform highp sampler2D u_paletteTex;
-#if defined(CROWD)
-uniform int u_crowdSlots;
-uniform int u_crowdBase;
-#endif
-mat4 paletteMatrix(uint slot) {
-#if defined(CROWD)
-  slot += uint(gl_InstanceID * u_crowdSlots + u_crowdBase);
-#endif
+mat4 paletteSlot(uint slot) {
   ivec2 at = ivec2(int(slot & 255u) * 4, int(slot >> 8u));
   return mat4(
     texelFetch(u_paletteTex, at, 0),
     texelFetch(u_paletteTex, at + ivec2(1, 0), 0),
     texelFetch(u_paletteTex, at + ivec2(2, 0), 0),
     texelFetch(u_paletteTex, at + ivec2(3, 0), 0));
+}
+mat4 paletteMatrix(uint slot) {
+#if defined(CROWD_BAKED)
+  if (u_crowdBindPose != 0) return mat4(1.0);
+  uint s = slot + uint(crowdBlock + u_crowdBase);
+  mat4 m0 = paletteSlot(s);
+  mat4 m1 = paletteSlot(s + uint(u_crowdSlots));
+  return m0 * (1.0 - crowdBlend) + m1 * crowdBlend;
+#elif defined(CROWD)
+  return paletteSlot(slot + uint(crowdBlock + u_crowdBase));
+#else
+  return paletteSlot(slot);
+#endif
 }
 #elif defined(PALETTE_REGISTERS)
 uniform vec4 u_constants[REGISTER_COUNT];

@@ -20,6 +20,8 @@ export class CrowdPlacement {
   label = '';
   private count = 1;
   private wander = false;
+  /** The label of the baked path: "crowd N (instanced, baked palettes)". */
+  bakedLabel = '';
   private model: LoadedModel | null = null;
   /** The wander spacing of `model` (its gait analysed once per model). */
   private wanderSpacing = 0;
@@ -43,6 +45,7 @@ export class CrowdPlacement {
       o.crowdSpacing = crowdSpacing(f.min, f.max);
       crowdHalfExtent(n, o.crowdSpacing, this.extent);
       this.label = `crowd ${n} (instanced, texture palette)`;
+      this.bakedLabel = `crowd ${n} (instanced, baked palettes)`;
     }
     // gridLines (model-gpu.ts) reaches about 2.5 radii from the centre: scale it to reach past the crowd's edge.
     const scale = Math.max(1, (Math.max(this.extent[0]!, this.extent[1]!) + 2 * f.radius) / (2.5 * f.radius));

@@ -143,8 +143,12 @@ export class Facts {
       lookAtChain: m?.lookAt ? m.lookAt.joints.map((j) => m.scene.skeleton.names[j.node] ?? String(j.node)) : [],
       wander: state.wander && state.crowd > 1,
       crowd: state.crowd,
-      /** Crowd mode's path (above 1 instance), or null. */
-      crowdPath:
+      /** Crowd mode's path actually drawn ('baked' or 'cpu'; wander draws 'cpu'), or null outside crowd mode; crowdPathNote says what it is. */
+      crowdPath: state.crowd > 1 ? ctx.renderer.crowdPath || state.crowdPath : null,
+      crowdPathWanted: state.crowdPath,
+      cull: state.cull,
+      crowdBake: ctx.renderer.crowdBake(),
+      crowdPathNote:
         state.crowd > 1
           ? `instanced, texture palette${state.wander ? ', wander: every instance its own controller' : ''} (technique menu and view ignored; morph targets not applied)`
           : null,

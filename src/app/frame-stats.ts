@@ -62,6 +62,9 @@ export interface Stats {
   footstepsPerSecond: number;
   /** Wander crowd: µs of CPU per instance per frame (its controllers, steering and palettes); else 0. */
   wanderUsPerInstance: number;
+  /** Crowd mode: instances the camera pass drew and culled, as of the last frame of the window (not averaged); 1 and 0 outside it. */
+  instancesDrawn: number;
+  instancesCulled: number;
 }
 
 export class FrameStats {
@@ -95,6 +98,8 @@ export class FrameStats {
     crowd: 1,
     footstepsPerSecond: 0,
     wanderUsPerInstance: 0,
+    instancesDrawn: 1,
+    instancesCulled: 0,
   };
   private readonly oneTime = { what: '', ms: 0 };
 
@@ -175,6 +180,8 @@ export class FrameStats {
     st.passes = f.passes;
     st.skinnedVerticesPerFrame = f.skinnedVertices;
     st.crowd = f.crowd;
+    st.instancesDrawn = f.instancesDrawn;
+    st.instancesCulled = f.instancesCulled;
     st.footstepsPerSecond = f.footsteps;
     st.wanderUsPerInstance = f.wanderUs > 0 && f.crowd > 0 ? f.crowdPoseUs / f.crowd : 0;
     st.groups = f.groups;

@@ -47,6 +47,8 @@ export class FrameDrawer {
     wander: false,
     wanderSpacing: 1,
     wanderFloorY: 0,
+    crowdPath: 'baked',
+    cull: true,
   };
 
   constructor(private readonly ctx: AppContext) {}
@@ -106,6 +108,8 @@ export class FrameDrawer {
     o.bone = this.boneNode;
     o.morphs = s.morphs;
     o.crowd = s.crowd;
+    o.crowdPath = s.crowdPath;
+    o.cull = s.cull;
     player.morphTracksEnabled = s.morphTrack;
     const f = this.figures;
     this.ctx.renderer.shadows = s.shadows;
@@ -113,7 +117,7 @@ export class FrameDrawer {
     // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
     cpuUs += f.crowdPoseUs;
     this.lastCpuUs = cpuUs;
-    this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? this.crowd.label : o.technique.id, s.view, s.bone);
+    this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? (f.crowdPath === 'baked' ? this.crowd.bakedLabel : this.crowd.label) : o.technique.id, s.view, s.bone);
   }
 }
 

@@ -71,7 +71,17 @@ export interface AppState {
   lookAt: number;
   /** Crowd mode: every instance walks about the floor with its own controller (crowd > 1 only). */
   wander: boolean;
+  /**
+   * Crowd mode's path (CONTRACT `crowdPath`): `baked` (every clip's palettes baked once, per-instance time in
+   * the vertex stage) or `cpu` (every instance's palette built per frame). Wander always draws `cpu`.
+   */
+  crowdPath: CrowdPath;
+  /** Crowd mode: frustum-cull instances against the camera (`cull`, default on). */
+  cull: boolean;
 }
+
+export const CROWD_PATHS = ['baked', 'cpu'] as const;
+export type CrowdPath = (typeof CROWD_PATHS)[number];
 
 export interface CameraSetting {
   /** Degrees about the vertical axis, and above the horizon. */
@@ -139,6 +149,8 @@ export function defaultState(): AppState {
     tracks: '',
     lookAt: 0,
     wander: false,
+    crowdPath: 'baked',
+    cull: true,
   };
 }
 
@@ -287,6 +299,15 @@ export function applyParams(state: AppState, params: Record<string, string | num
         else state.lookAt = v;
         break;
       }
+      case 'crowdPath':
+        if (!(CROWD_PATHS as readonly string[]).includes(value)) bad(key, raw, `unknown crowd path; one of ${CROWD_PATHS.join(', ')}`);
+        else state.crowdPath = value as CrowdPath;
+        break;
+      case 'cull':
+        if (value === '0' || value === 'false' || raw === false) state.cull = false;
+        else if (value === '1' || value === 'true' || raw === true || value === '') state.cull = true;
+        else bad(key, raw, 'expected 1 (cull crowd instances outside the view, default) or 0');
+        break;
       case 'wander':
         state.wander = value === '1' || value === 'true' || raw === true;
         break;

@@ -47,6 +47,9 @@ export const ATTRIB = {
   a_morphNormal3: 13,
   a_morphPosition4: 14,
   a_morphNormal4: 15,
+  // Crowd mode (no morph targets there): the per-instance attributes, divisor 1 (gpu/crowd-instances.ts).
+  a_crowdPlace: 6,
+  a_crowdClip: 7,
 } as const;
 
 /** First attribute of the morph slot pairs: slot s uses MORPH_SLOT_LOCATION + 2s (position) and + 2s + 1 (normal). */

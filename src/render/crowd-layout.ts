@@ -14,7 +14,7 @@
  */
 
 /** Largest crowd the app draws (the GUI slider's and the `crowd` key's upper bound). */
-export const MAX_CROWD = 1000;
+export const MAX_CROWD = 10000;
 
 /** (√5 − 1) / 2: the golden ratio's fractional part. */
 export const GOLDEN_FRACTION = 0.6180339887498949;
@@ -68,4 +68,9 @@ export function crowdHalfExtent(count: number, spacing: number, out: number[]): 
   const { columns, rows } = crowdGrid(count);
   out[0] = ((columns - 1) / 2) * spacing;
   out[1] = ((rows - 1) / 2) * spacing;
+}
+
+/** Instance i's phase as a clip time offset: frac(i · φ) · duration (crowdTime(i, t, d) = (t + crowdPhase(i, d)) wrapped). */
+export function crowdPhase(i: number, duration: number): number {
+  return ((i * GOLDEN_FRACTION) % 1) * duration;
 }

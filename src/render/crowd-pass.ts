@@ -1,13 +1,15 @@
 import type * as twgl from 'twgl.js';
 import type { AnimPlayer } from '../anim/player.ts';
-import type { ProgramCache } from '../gpu/programs.ts';
+import type { Defines, ProgramCache } from '../gpu/programs.ts';
 import { UniformBinding } from '../gpu/uniforms.ts';
 import { clampInfluences } from '../techniques/influences.ts';
 import { subsetDraws } from '../techniques/mesh-state.ts';
 import type { DrawRange } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import { CrowdModel } from './crowd.ts';
-import { crowdGrid, crowdHalfExtent } from './crowd-layout.ts';
+import { crowdHalfExtent } from './crowd-layout.ts';
+import { CrowdInstanceData } from './crowd-instance-data.ts';
+import { CrowdInstances } from '../gpu/crowd-instances.ts';
 import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
@@ -20,6 +22,7 @@ import { wanderHalfExtent } from '../anim/wander-gait.ts';
 interface CrowdVariant {
   influences: number;
   shadows: boolean;
+  baked: boolean;
   lit: twgl.ProgramInfo;
   litFrame: UniformBinding<SceneUniforms['frame']>;
   litMaterial: UniformBinding<SceneUniforms['material']>;
@@ -34,6 +37,10 @@ interface CrowdVariant {
 const _boxMin = new Float32Array(3);
 const _boxMax = new Float32Array(3);
 const _halfExtent = [0, 0];
+/** Clips the baked path's vertex stage can address (u_bakeClips); a model's later clips draw on the cpu path. */
+export const BAKE_CLIPS = 32;
+/** Sphere of a frame that is never culled (no clip, or the bind pose). */
+const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
 
 /**
  * Crowd mode: `opts.crowd` instances of the model, each at its own phase (crowd.ts), on the crowd grid
@@ -46,13 +53,35 @@ const _halfExtent = [0, 0];
  * box), and the floor and every figure receive it. The shaded view only (other views and the skeleton
  * overlay are not drawn); morph targets are not applied. Owns the per-model CrowdModel (its palette
  * texture; released when another model is drawn or on dispose) and the crowd program's bindings.
+ *
+ * Two paths (opts.crowdPath; docs/crowds.md). `baked` (NVIDIA SkinnedInstancing): every clip's palettes
+ * baked once per model (CrowdModel.bake) and the vertex stage blends the two baked frames around each
+ * instance's clip time (u_crowdTime · speed + phase); per frame the CPU writes only changed instance slots.
+ * Instance 0 then plays the current clip at the player's time (crossfades are not followed); the bind pose
+ * is a flag (identity palette). `cpu`: instance 0 is the app player (its crossfades), the others sampled at
+ * their phase, every live instance's palette built and uploaded each frame; wander mode, a clip past
+ * BAKE_CLIPS or a bake larger than the device's textures always draw this path. Both read per-instance
+ * attributes (gpu/crowd-instances.ts) compacted by the camera-frustum culling (crowd-instance-data.ts) of
+ * each instance's clip sphere. The shadow casters are not culled: the light frustum is fitted to the whole
+ * crowd, so none would fall outside it, and an instance off screen may shadow what is on screen; with shadows
+ * on, every instance keeps a slot (the live ones first) and the caster pass draws all N.
  */
 export class CrowdPass {
   private crowdModel: CrowdModel | null = null;
   private crowdModelOf: ModelGpu | null = null;
   private crowdDraws: DrawRange[][] = [];
   private variant: CrowdVariant | null = null;
-  private readonly crowdUniforms = { u_crowdSlots: 1, u_crowdBase: 0, u_crowdColumns: 1, u_crowdRows: 1, u_crowdSpacing: 1 };
+  private instances: CrowdInstances | null = null;
+  private readonly instanceData = new CrowdInstanceData();
+  /** The current clip's bounding sphere (centre, radius), copied per frame. */
+  private readonly sphere = new Float32Array(4);
+  private readonly frame = {
+    count: 1, spacing: 1, wander: false, cull: true, viewProj: NO_SPHERE as ArrayLike<number>, sphere: NO_SPHERE as ArrayLike<number>,
+    baked: false, clip: 0, duration: 0, all: false,
+  };
+  private readonly crowdUniforms = { u_crowdSlots: 1, u_crowdBase: 0, u_crowdTime: 0, u_crowdBindPose: 0, u_bakeClips: new Float32Array(4 * BAKE_CLIPS) };
+  /** The path the last crowd frame drew ('' before any). */
+  lastPath = '';
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -75,6 +104,16 @@ export class CrowdPass {
     this.crowdModel?.dispose();
     this.crowdModel = null;
     this.crowdModelOf = null;
+    this.instances?.dispose();
+    this.instances = null;
+  }
+
+  /** The bake's size and cost (info().crowdBake), or null before a crowd frame. Allocates. */
+  bakeFacts(): { frames: number; bytes: number; ms: number } | null {
+    const c = this.crowdModel;
+    if (c === null) return null;
+    const bake = c.bake();
+    return { frames: bake.frameCount, bytes: c.bakeTexture?.bytes ?? 0, ms: c.bakeMs };
   }
 
   /** The per-model state, built the first time the model is drawn as a crowd (allocates; not per frame). */
@@ -84,15 +123,27 @@ export class CrowdPass {
       this.crowdModel = new CrowdModel(this.gl, model.scene, this.maxTextureSize);
       this.crowdModelOf = model;
       this.crowdDraws = model.scene.meshes.map(subsetDraws);
+      this.instances?.dispose();
+      this.instances = new CrowdInstances(this.gl, model.meshes);
+      // The clip table of the baked path: (first frame, intervals, duration, intervals per second).
+      const bake = this.crowdModel.bake();
+      const table = this.crowdUniforms.u_bakeClips;
+      table.fill(0);
+      for (let c = 0; c < Math.min(BAKE_CLIPS, bake.clips.length); c++) {
+        const b = bake.clips[c]!;
+        table.set([b.first, b.frames, b.duration, b.rate], c * 4);
+      }
     }
     return this.crowdModel;
   }
 
   /** The crowd programs for an influence count and shadow setting (compiled once, cached). */
-  private programsFor(influences: number, shadows: boolean): CrowdVariant {
+  private programsFor(influences: number, shadows: boolean, baked: boolean): CrowdVariant {
     const c = this.variant;
-    if (c && c.influences === influences && c.shadows === shadows) return c;
-    const defines = { PALETTE_TEXTURE: true, CROWD: true, INFLUENCES: influences };
+    if (c && c.influences === influences && c.shadows === shadows && c.baked === baked) return c;
+    const defines: Defines = baked
+      ? { PALETTE_TEXTURE: true, CROWD: true, CROWD_BAKED: true, BAKE_CLIPS, INFLUENCES: influences }
+      : { PALETTE_TEXTURE: true, CROWD: true, INFLUENCES: influences };
     const lit = this.programs.get('skinned.vert', 'lit.frag', shadows ? { ...defines, SHADOW_RECEIVE: true } : defines);
     if (shadows) bindShadowSampler(this.gl, lit.program);
     const caster = shadows ? this.programs.get('skinned.vert', 'lit.frag', { ...defines, SHADOW_DEPTH: true }) : null;
@@ -100,6 +151,7 @@ export class CrowdPass {
     const v: CrowdVariant = {
       influences,
       shadows,
+      baked,
       lit,
       litFrame: new UniformBinding(lit, u.frame),
       litMaterial: new UniformBinding(lit, u.material),
@@ -126,32 +178,59 @@ export class CrowdPass {
     const fresh = this.crowdModelOf !== model || this.crowdModel === null;
     const compiled = this.programs.size;
     const crowd = this.crowdFor(model);
-    const count = crowd.fit(opts.crowd);
-    const v = this.programsFor(clampInfluences(opts.influences), shadows);
+    const bake = crowd.bake();
+    const clip = player.clipIndex;
+    const baked =
+      opts.crowdPath === 'baked' && !opts.wander && clip >= 0 && clip < BAKE_CLIPS && crowd.bakeTexture !== null && crowd.bakeTexture.fits;
+    const count = baked ? Math.max(1, opts.crowd) : crowd.fit(opts.crowd);
+    const v = this.programsFor(clampInfluences(opts.influences), shadows, baked);
     if (fresh || this.programs.size !== compiled) {
       out.setupUs = (performance.now() - s0) * 1000;
-      out.setupWhat = fresh ? 'crowd palette texture' : 'crowd programs';
+      out.setupWhat = fresh ? `crowd bake (${bake.frameCount} frames, ${crowd.bakeTexture?.bytes ?? 0} bytes) and palette texture` : 'crowd programs';
     }
     const t0 = performance.now();
-    if (opts.wander) crowd.poseWander(player, opts.bindPose ? model.bindPose : null, count, opts.wanderSpacing, opts.wanderFloorY);
-    else crowd.pose(player, opts.bindPose ? model.bindPose : null, count);
+    const f = this.frame;
+    f.count = count;
+    f.spacing = opts.crowdSpacing;
+    f.wander = opts.wander;
+    f.cull = opts.cull;
+    f.viewProj = camera.viewProj;
+    const sphere = this.sphere;
+    if (clip >= 0 && clip < bake.clips.length && !opts.bindPose) for (let k = 0; k < 4; k++) sphere[k] = bake.spheres[clip * 4 + k]!;
+    else sphere.set(NO_SPHERE);
+    f.sphere = sphere;
+    f.baked = baked;
+    f.clip = clip;
+    f.duration = player.duration;
+    f.all = v.caster !== null;
+    const data = this.instanceData;
+    const instanceBytes = data.update(this.instances!, f);
+    const live = data.live;
+    const slots = data.slots;
     const t1 = performance.now();
+    if (!baked) {
+      if (opts.wander) crowd.poseWander(player, opts.bindPose ? model.bindPose : null, count, opts.wanderSpacing, opts.wanderFloorY);
+      else crowd.pose(player, opts.bindPose ? model.bindPose : null, slots, data.order);
+    }
+    const t2 = performance.now();
     out.wanderUs = opts.wander ? crowd.wanderStepUs : 0;
     out.footsteps = opts.wander ? crowd.footstepRate : 0;
-    crowd.palette.upload(count);
-    out.uploadBytes = crowd.palette.lastUploadBytes;
-    // Animation (instances 1..N-1 sampled, every palette written) counts as animation; the one upload as the technique's work.
-    out.crowdPoseUs = (t1 - t0) * 1000;
-    out.skinUs = (performance.now() - t1) * 1000;
+    if (!baked) crowd.palette.upload(opts.wander ? count : slots);
+    out.uploadBytes = instanceBytes + (baked ? 0 : crowd.palette.lastUploadBytes);
+    // Animation (instances 1..N-1 sampled, every palette written) counts as animation; culling and the uploads as the technique's work.
+    out.crowdPoseUs = (t2 - t1) * 1000;
+    out.skinUs = (performance.now() - t2 + t1 - t0) * 1000;
     out.crowd = count;
+    out.instancesDrawn = live;
+    out.instancesCulled = count - live;
+    out.crowdPath = baked ? 'baked' : 'cpu';
+    this.lastPath = out.crowdPath;
     for (let i = 0; i < model.meshes.length; i++) out.vertexBytes += model.meshes[i]!.vertexBytes;
     const cu = this.crowdUniforms;
-    const grid = crowdGrid(count);
-    cu.u_crowdSlots = crowd.slotsPerInstance;
-    cu.u_crowdColumns = grid.columns;
-    cu.u_crowdRows = grid.rows;
-    // Wander: each instance's place is in its palette (wander.ts), so the grid offset is 0 (crowd_pars.glsl).
-    cu.u_crowdSpacing = opts.wander ? 0 : opts.crowdSpacing;
+    cu.u_crowdSlots = baked ? bake.slotsPerFrame : crowd.slotsPerInstance;
+    cu.u_crowdTime = player.time;
+    cu.u_crowdBindPose = opts.bindPose ? 1 : 0;
+    const texture = baked ? crowd.bakeTexture! : crowd.palette;
     let vertices = 0;
     for (let i = 0; i < model.meshes.length; i++) vertices += model.scene.meshes[i]!.vertexCount;
 
@@ -161,7 +240,7 @@ export class CrowdPass {
       else crowdHalfExtent(count, opts.crowdSpacing, _halfExtent);
       crowdBox(model, _halfExtent[0]!, _halfExtent[1]!, _boxMin, _boxMax);
       this.shadowPass.fitBox(_boxMin, _boxMax);
-      this.drawCasters(model, crowd, v, count, out);
+      this.drawCasters(model, crowd, texture, v, count, out);
       out.passes++;
       out.skinnedVertices += vertices * count;
       this.shadowMap.bindTexture();
@@ -175,27 +254,27 @@ export class CrowdPass {
 
     gl.useProgram(v.lit.program);
     v.litFrame.apply();
-    crowd.palette.bind();
+    texture.bind();
     this.uniforms.material.u_alpha = 1;
     // Materials with alphaMode 'blend' are drawn after every other draw, blended, depth writes off (as SurfacePass).
     const blended = this.uniforms.hasBlended(model);
-    this.drawInstances(model, crowd, v, count, out, blended ? 1 : 0);
+    this.drawInstances(model, crowd, v, live, out, blended ? 1 : 0);
     if (blended) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.depthMask(false);
-      this.drawInstances(model, crowd, v, count, out, 2);
+      this.drawInstances(model, crowd, v, live, out, 2);
       gl.disable(gl.BLEND);
       gl.depthMask(true);
     }
     out.passes++;
-    out.skinnedVertices += vertices * count;
+    out.skinnedVertices += vertices * live;
     gl.disable(gl.CULL_FACE);
     gl.bindVertexArray(null);
   }
 
   /** The instanced caster pass into the shadow map: one drawElementsInstanced per subset, every material. */
-  private drawCasters(model: ModelGpu, crowd: CrowdModel, v: CrowdVariant, count: number, out: FrameFigures): void {
+  private drawCasters(model: ModelGpu, crowd: CrowdModel, texture: { bind(): void }, v: CrowdVariant, count: number, out: FrameFigures): void {
     const gl = this.gl;
     const uniforms = this.uniforms;
     const fu = uniforms.frame;
@@ -206,14 +285,14 @@ export class CrowdPass {
     fu.u_viewProj = this.shadowMap.lightViewProj;
     v.casterFrame!.apply();
     fu.u_viewProj = cameraViewProj;
-    crowd.palette.bind();
+    texture.bind();
     uniforms.material.u_alpha = 1;
     for (let i = 0; i < model.meshes.length; i++) {
       const draws = this.crowdDraws[i]!;
       if (draws.length === 0) continue;
       cu.u_crowdBase = crowd.meshBase[i]!;
       v.casterCrowd!.apply();
-      gl.bindVertexArray(model.meshes[i]!.vao);
+      gl.bindVertexArray(this.instances!.vao(i));
       let material = -1;
       for (let d = 0; d < draws.length; d++) {
         const draw = draws[d]!;
@@ -235,8 +314,8 @@ export class CrowdPass {
     const gl = this.gl;
     const uniforms = this.uniforms;
     const cu = this.crowdUniforms;
+    if (count === 0) return;
     for (let i = 0; i < model.meshes.length; i++) {
-      const buffers = model.meshes[i]!;
       const draws = this.crowdDraws[i]!;
       let bound = false;
       let material = -1;
@@ -247,7 +326,7 @@ export class CrowdPass {
           bound = true;
           cu.u_crowdBase = crowd.meshBase[i]!;
           v.litCrowd.apply();
-          gl.bindVertexArray(buffers.vao);
+          gl.bindVertexArray(this.instances!.vao(i));
         }
         if (draw.material !== material) {
           material = draw.material;

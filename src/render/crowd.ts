@@ -1,6 +1,8 @@
+import { bakeCrowd, type CrowdBake } from '../anim/crowd-bake.ts';
 import { PaletteSet } from '../anim/palette-set.ts';
 import { AnimPlayer } from '../anim/player.ts';
 import { WanderCrowd } from '../anim/wander.ts';
+import { CrowdBakeTexture } from '../gpu/crowd-bake-texture.ts';
 import { CrowdPalette } from '../gpu/crowd-palette.ts';
 import type { Scene } from '../model/types.ts';
 import type { PoseSource } from '../techniques/technique.ts';
@@ -21,7 +23,11 @@ import { crowdTime } from './crowd-layout.ts';
  * starts at slot meshBase[m]; slotsPerInstance = Σ max(1, bones). An instance's palettes are computed once
  * per distinct skin (PaletteSet: Dawn's 4 meshes share one) and copied to each mesh's slots, bit for bit
  * what writePalette would write. pose() allocates nothing once reserve()
- * has sized the texture; dispose() releases the texture.
+ * has sized the texture; dispose() releases the textures.
+ *
+ * The baked path's data (anim/crowd-bake.ts: every clip's palettes at fixed steps and a bounding sphere per
+ * clip, which the culling of both paths reads) is built on the first crowd frame of the model (bake(),
+ * allocates) and its texture uploaded once.
  */
 export class CrowdModel {
   readonly meshBase: Int32Array;
@@ -31,13 +37,17 @@ export class CrowdModel {
   /** One palette per distinct skin of the scene's meshes, reused for every instance. */
   private readonly palettes: PaletteSet;
   private wander: WanderCrowd | null = null;
+  private baked: CrowdBake | null = null;
+  private bakedTexture: CrowdBakeTexture | null = null;
+  /** Milliseconds the bake and its upload took. */
+  bakeMs = 0;
   /** [0] the app player's time at the last wander frame, [1] its clip (-2: none yet), [2] spacing, [3] floor, [4] step µs. */
   private readonly wanderClock = Float64Array.of(0, -2, 0, 0, 0);
 
   constructor(
-    gl: WebGL2RenderingContext,
+    private readonly gl: WebGL2RenderingContext,
     readonly scene: Scene,
-    maxTextureSize: number,
+    private readonly maxTextureSize: number,
   ) {
     this.meshBase = new Int32Array(scene.meshes.length);
     let slots = 0;
@@ -56,12 +66,29 @@ export class CrowdModel {
     return Math.max(1, Math.min(wanted, this.palette.maxInstances));
   }
 
+  /** The bake (built on the first call: allocates, load-time work). */
+  bake(): CrowdBake {
+    if (this.baked === null) {
+      const t0 = performance.now();
+      this.baked = bakeCrowd(this.scene);
+      this.bakedTexture = new CrowdBakeTexture(this.gl, this.baked, this.maxTextureSize);
+      this.bakeMs = performance.now() - t0;
+    }
+    return this.baked;
+  }
+
+  /** The bake's texture (after bake()); its `fits` is false when the device cannot hold it. */
+  get bakeTexture(): CrowdBakeTexture | null {
+    return this.bakedTexture;
+  }
+
   /**
-   * Writes the palettes of instances 0..count-1 into the texture's array (palette.upload(count) sends
-   * them). `main` is the evaluated app player (instance 0, and the clip and time the others follow);
-   * `fixed`, when not null, poses every instance the same (the bind pose toggle).
+   * Writes the palettes of `count` instances into the texture's array (palette.upload(count) sends them):
+   * block j holds instance order[j] (culling's compacted order; identity when `order` is null). `main` is
+   * the evaluated app player (instance 0, and the clip and time the others follow); `fixed`, when not
+   * null, poses every instance the same (the bind pose toggle).
    */
-  pose(main: AnimPlayer, fixed: PoseSource | null, count: number): void {
+  pose(main: AnimPlayer, fixed: PoseSource | null, count: number, order: Int32Array | null = null): void {
     const pal = this.palette;
     pal.reserve(count);
     const data = pal.data;
@@ -74,7 +101,8 @@ export class CrowdModel {
     const duration = main.duration;
     const t = main.time;
     const set = this.palettes;
-    for (let i = 0; i < count; i++) {
+    for (let j = 0; j < count; j++) {
+      const i = order === null ? j : order[j]!;
       let source: PoseSource = set;
       if (fixed) source = fixed;
       else if (i > 0) {
@@ -82,7 +110,7 @@ export class CrowdModel {
         p.evaluate();
         set.update(p.model);
       } else set.update(main.model);
-      for (let m = 0; m < meshes.length; m++) source.writePalette(meshes[m]!, data, (i * slots + base[m]!) * 16);
+      for (let m = 0; m < meshes.length; m++) source.writePalette(meshes[m]!, data, (j * slots + base[m]!) * 16);
     }
   }
 
@@ -129,6 +157,9 @@ export class CrowdModel {
 
   dispose(): void {
     this.palette.dispose();
+    this.bakedTexture?.dispose();
+    this.bakedTexture = null;
+    this.baked = null;
     this.wander = null;
   }
 }

@@ -41,6 +41,10 @@ export interface RenderOptions {
   wanderFloorY: number;
   /** Crowd mode's floor transform (the grid scaled about the model to cover the crowd); model → world. */
   crowdFloor: mat4;
+  /** Crowd mode's path: `baked` (palettes baked per clip, per-instance time in the vertex stage) or `cpu` (every palette per frame). Wander draws `cpu`. */
+  crowdPath: 'baked' | 'cpu';
+  /** Crowd mode: frustum-cull instances against the camera. */
+  cull: boolean;
 }
 
 /** Figures of the last frame; written in place by render() (the live cost panel reads them). */
@@ -85,6 +89,11 @@ export interface FrameFigures {
   wanderUs: number;
   /** Wander mode: footsteps fired per second over the last second of wander time; else 0. */
   footsteps: number;
+  /** Crowd mode: instances drawn by the camera pass and culled from it this frame (crowd, 0 outside crowd mode). */
+  instancesDrawn: number;
+  instancesCulled: number;
+  /** Crowd mode: the path drawn ('baked' or 'cpu'); '' outside crowd mode. */
+  crowdPath: string;
 }
 
 export function emptyFigures(): FrameFigures {
@@ -109,6 +118,9 @@ export function emptyFigures(): FrameFigures {
     crowdPoseUs: 0,
     wanderUs: 0,
     footsteps: 0,
+    instancesDrawn: 1,
+    instancesCulled: 0,
+    crowdPath: '',
   };
 }
 

@@ -117,6 +117,9 @@ export class Renderer {
     out.crowdPoseUs = 0;
     out.wanderUs = 0;
     out.footsteps = 0;
+    out.instancesDrawn = 1;
+    out.instancesCulled = 0;
+    out.crowdPath = '';
     // A crowd state of a model no longer drawn is released (its model may be disposed already).
     if (this.crowd.holdsOther(model)) this.crowd.release();
     const gl = this.gl;
@@ -240,6 +243,16 @@ export class Renderer {
     const meshes = model.scene.meshes;
     if (this.paletteSet === null || this.paletteSet.meshes !== meshes) this.paletteSet = new PaletteSet(meshes);
     return this.paletteSet;
+  }
+
+  /** The path the last crowd frame drew: 'baked' or 'cpu' ('' before any). */
+  get crowdPath(): string {
+    return this.crowd.lastPath;
+  }
+
+  /** The crowd bake of the model last drawn as a crowd: {frames, bytes, ms}, or null before one. */
+  crowdBake(): { frames: number; bytes: number; ms: number } | null {
+    return this.crowd.bakeFacts();
   }
 
   /** Frees crowd mode's palette texture (rebuilt on the next crowd frame). */

@@ -46,6 +46,8 @@ export class Panel {
     grid: true,
     shadows: true,
     crowd: 1,
+    crowdPath: 'baked',
+    cull: true,
     frame: (): void => this.app.frameModel(),
     help: (): void => this.onHelp(),
     savePicture: (): void => void savePicture(this.app),
@@ -171,6 +173,12 @@ export class Panel {
       void app.set({ crowd: v });
     });
     this.crowdCtl.domElement.title = 'Instances of the character, each at its own phase: one instanced draw per subset with every palette in one texture (technique menu and view ignored, morph targets not applied)';
+    render.add(p, 'crowdPath', ['baked', 'cpu']).name('crowd path').onChange((v: string) => {
+      void app.set({ crowdPath: v });
+    }).domElement.title = 'baked: every clip\'s palettes baked once, each instance blends two baked frames at its own time in the vertex shader (no per-frame palette work); cpu: every visible instance\'s palette built and uploaded each frame (wander always uses it)';
+    render.add(p, 'cull').name('crowd culling').onChange((v: boolean) => {
+      void app.set({ cull: v });
+    }).domElement.title = 'Leave out crowd instances whose bounding sphere is outside the view (the shadow casters are never culled)';
     render.add(p, 'frame').name('Frame model  (F)');
 
     // Morph targets (GPU Gems ch. 4, Dawn): path, expression track, presets, slot readout, then the sliders.
@@ -347,6 +355,8 @@ export class Panel {
     p.grid = s.grid;
     p.shadows = s.shadows;
     p.crowd = s.crowd;
+    p.crowdPath = s.crowdPath;
+    p.cull = s.cull;
     const m = this.app.current;
     if (m && this.timeCtl) {
       const d = Math.max(m.player.duration, 1e-3);

@@ -153,6 +153,7 @@ export class Overlay {
       `passes    ${s.passes}   skinned ${s.skinnedVerticesPerFrame} vertices/frame` +
       (s.feedbackBytes > 0 ? `   stream-out ${formatKiB(Math.round(s.feedbackBytes))}/frame\n` : '\n') +
       `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +
+      (s.crowd > 1 ? `instances ${s.instancesDrawn} drawn   ${s.instancesCulled} culled\n` : '') +
       (s.wanderUsPerInstance > 0 ? `wander    ${s.wanderUsPerInstance.toFixed(1)} µs/instance   footsteps ${s.footstepsPerSecond.toFixed(0)}/s\n` : '') +
       (s.approximatedTriangles > 0 ? `⚠ ${s.approximatedTriangles} triangles need more bones than a group: influences reduced\n` : '') +
       (s.warning ? `⚠ ${s.warning}\n` : '') +

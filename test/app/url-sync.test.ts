@@ -51,6 +51,25 @@ describe('links: state → query string', () => {
     expect(query).not.toContain('clip=');
   });
 
+  it('carries the crowd path and the culling switch, and reads them back; rejects an unknown path', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    expect(state.crowdPath).toBe('baked');
+    expect(state.cull).toBe(true);
+    const search = '?model=tiny&crowd=10000&crowdPath=cpu&cull=0';
+    expect(applyParams(state, paramsFromSearch(search))).toEqual([]);
+    expect(state.crowd).toBe(10000);
+    expect(state.crowdPath).toBe('cpu');
+    expect(state.cull).toBe(false);
+    expect(`?${linkQuery({ state, model, caps }).query}`).toBe(search);
+    expect(applyParams(state, { crowdPath: 'gpu' }).length).toBe(1);
+    expect(state.crowdPath).toBe('cpu');
+    expect(applyParams(state, { crowdPath: 'baked', cull: 1 })).toEqual([]);
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=10000');
+  });
+
   it('paused in tracks mode, the link carries the controller clock (every track at t × speed), not track 0\'s wrapped time', () => {
     const model = tiny();
     const state = defaultState();

@@ -1,0 +1,77 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+
+/**
+ * Crowd paths (CONTRACT `crowdPath`, docs/crowds.md): the baked path (palettes baked per clip, each
+ * instance's two frames blended in the vertex stage) draws the picture of the cpu path (every palette per
+ * frame) at the same instance times; one instanced draw per subset whatever N; and camera-frustum culling
+ * leaves out instances without changing the picture. Small canvas: SwiftShader rasterises on the CPU.
+ */
+
+async function shot(page: Page): Promise<Buffer> {
+  return page.locator('#view').screenshot();
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 240 });
+});
+
+for (const [model, t] of [['tiny', 0.6], ['default', 0.45]] as const) {
+  test(`${model}: baked and cpu crowds of 10 at one paused time draw the same picture`, async ({ page }) => {
+    const con = watchConsole(page);
+    await openApp(page, `?model=${model}&gui=0&t=${t}&crowd=10&shadows=0`);
+    const baked = await shot(page);
+    expect((await page.evaluate(() => window.skinlab.info())).crowdPath).toBe('baked');
+    await page.evaluate(() => window.skinlab.set({ crowdPath: 'cpu' }));
+    expect((await page.evaluate(() => window.skinlab.info())).crowdPath).toBe('cpu');
+    const cpu = await shot(page);
+    const share = pixelDifference(baked, cpu);
+    console.log(`[crowd-baked] ${model}: ${(share * 100).toFixed(3)} % of pixels differ between baked and cpu`);
+    expect(share, 'share of pixels that differ').toBeLessThanOrEqual(0.005);
+    expect(con.errors).toEqual([]);
+  });
+}
+
+test('one instanced draw per subset for 10 and 1000 instances on both paths', async ({ page }) => {
+  const con = watchConsole(page);
+  // vs-hlsl draws one figure with one draw per subset: the crowd's draws per pass.
+  await openApp(page, '?model=tiny&gui=0&t=0.6&shadows=0&technique=vs-hlsl&camera=25,5,1.2');
+  const subsets = (await page.evaluate(() => window.skinlab.stats())).meshDrawCalls;
+  for (const crowdPath of ['baked', 'cpu']) {
+    for (const crowd of [10, 1000]) {
+      // The camera close to the middle of the crowd: culling keeps the rasteriser's work small at N = 1000.
+      await page.evaluate((p) => window.skinlab.set(p), { crowd, crowdPath });
+      const s = await page.evaluate(() => window.skinlab.stats());
+      expect(s.meshDrawCalls, `${crowdPath} ${crowd}`).toBe(subsets);
+      // The floor grid, and the subsets.
+      expect(s.drawCalls, `${crowdPath} ${crowd}`).toBe(subsets + 1);
+      expect(s.instancesDrawn).toBeGreaterThan(0);
+      expect(s.instancesDrawn + s.instancesCulled).toBe(crowd);
+    }
+  }
+  expect(con.errors).toEqual([]);
+});
+
+test('culling with the camera inside the crowd leaves instances out and the picture as it was', async ({ page }) => {
+  const con = watchConsole(page);
+  // Close to the middle figure, looking along the grid: many of the 30 are behind or beside the camera.
+  await openApp(page, '?model=tiny&gui=0&t=0.6&crowd=30&shadows=0&camera=25,5,1.2');
+  const culled = await shot(page);
+  const on = await page.evaluate(() => window.skinlab.stats());
+  expect(on.instancesCulled).toBeGreaterThan(0);
+  expect(on.instancesDrawn + on.instancesCulled).toBe(30);
+  await page.evaluate(() => window.skinlab.set({ cull: 0 }));
+  const all = await shot(page);
+  const off = await page.evaluate(() => window.skinlab.stats());
+  expect(off.instancesCulled).toBe(0);
+  expect(off.instancesDrawn).toBe(30);
+  const share = pixelDifference(culled, all);
+  console.log(`[crowd-baked] culling: ${on.instancesCulled} of 30 culled, ${(share * 100).toFixed(3)} % of pixels differ`);
+  expect(share, 'share of pixels that differ').toBeLessThanOrEqual(0.005);
+  // The cpu path culls too, and builds palettes only for what it draws.
+  await page.evaluate(() => window.skinlab.set({ cull: 1, crowdPath: 'cpu' }));
+  const cpu = await page.evaluate(() => window.skinlab.stats());
+  expect(cpu.instancesDrawn).toBe(on.instancesDrawn);
+  expect(new URL(page.url()).searchParams.get('crowdPath')).toBe('cpu');
+  expect(con.errors).toEqual([]);
+});

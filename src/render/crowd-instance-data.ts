@@ -1,0 +1,103 @@
+import { INSTANCE_FLOATS, type CrowdInstances } from '../gpu/crowd-instances.ts';
+import { compactInstances, frustumPlanes } from './crowd-cull.ts';
+import { crowdOffset, crowdPhase } from './crowd-layout.ts';
+
+/** What one crowd frame draws: the instances, their layout and the culling switch. */
+export interface CrowdInstanceFrame {
+  /** Instances in the crowd (N). */
+  count: number;
+  /** Grid spacing, model units (crowd-layout.ts); ignored in wander mode. */
+  spacing: number;
+  /** Wander mode: every offset 0 (the palettes carry the places), nothing culled. */
+  wander: boolean;
+  /** Frustum-cull against `viewProj` (model space = world space in crowd mode). */
+  cull: boolean;
+  viewProj: ArrayLike<number>;
+  /** The clip's bounding sphere (centre x, y, z, radius; model space, at the grid origin). */
+  sphere: ArrayLike<number>;
+  /** Baked path: instances carry their clip, phase and speed; the cpu path leaves those 0. */
+  baked: boolean;
+  clip: number;
+  duration: number;
+  /** Instance slots to keep filled: the live ones, or all N when the shadow casters draw every instance. */
+  all: boolean;
+}
+
+/**
+ * Crowd mode's instance list (render side of gpu/crowd-instances.ts): each instance's grid offset
+ * (crowd-layout.ts, recomputed when N or the spacing changes), the culling of their bounding spheres
+ * against the camera (crowd-cull.ts) and the compacted order (the live instances first, in instance order,
+ * then the culled), and the instance buffer's contents in that order: slot j holds instance order[j] as
+ * (offset x, offset z, phase · duration (baked; else 0), speed 1, clip (baked; else 0)). update() rewrites
+ * only slots whose values changed and uploads the changed range (bufferSubData), so a still camera and
+ * crowd upload nothing. Allocates only when N outgrows its arrays.
+ */
+export class CrowdInstanceData {
+  /** Compacted order: order[j] is the instance drawn in slot j. */
+  order = new Int32Array(0);
+  /** Instances inside the camera frustum (all of them without culling). */
+  live = 0;
+  /** Slots filled this frame (live, or N with `all`). */
+  slots = 0;
+  private offsets = new Float32Array(0);
+  private offsetsCount = -1;
+  private offsetsSpacing = NaN;
+  private readonly planes = new Float32Array(24);
+  private readonly cell = [0, 0, 0];
+
+  private layout(count: number, spacing: number): void {
+    if (this.offsetsCount === count && this.offsetsSpacing === spacing) return;
+    if (this.offsets.length < count * 2) {
+      this.offsets = new Float32Array(count * 2);
+      this.order = new Int32Array(count);
+    }
+    const c = this.cell;
+    for (let i = 0; i < count; i++) {
+      crowdOffset(i, count, spacing, c);
+      this.offsets[2 * i] = c[0]!;
+      this.offsets[2 * i + 1] = c[2]!;
+    }
+    this.offsetsCount = count;
+    this.offsetsSpacing = spacing;
+  }
+
+  /** Culls, compacts and brings the instance buffer up to date for frame `f`; returns the bytes uploaded. */
+  update(instances: CrowdInstances, f: CrowdInstanceFrame): number {
+    const count = f.count;
+    const spacing = f.wander ? 0 : f.spacing;
+    this.layout(count, spacing);
+    const order = this.order;
+    if (f.cull && !f.wander) {
+      frustumPlanes(f.viewProj, this.planes);
+      this.live = compactInstances(this.planes, f.sphere, f.sphere[3]!, this.offsets, count, order);
+    } else {
+      for (let i = 0; i < count; i++) order[i] = i;
+      this.live = count;
+    }
+    const slots = f.all ? count : this.live;
+    this.slots = slots;
+    instances.reserve(slots);
+    const data = instances.data;
+    let lo = slots;
+    let hi = -1;
+    const clip = f.baked ? f.clip : 0;
+    for (let j = 0; j < slots; j++) {
+      const i = order[j]!;
+      const o = j * INSTANCE_FLOATS;
+      const x = this.offsets[2 * i]!;
+      const z = this.offsets[2 * i + 1]!;
+      const phase = f.baked ? Math.fround(crowdPhase(i, f.duration)) : 0;
+      if (data[o] !== x || data[o + 1] !== z || data[o + 2] !== phase || data[o + 3] !== 1 || data[o + 4] !== clip) {
+        data[o] = x;
+        data[o + 1] = z;
+        data[o + 2] = phase;
+        data[o + 3] = 1;
+        data[o + 4] = clip;
+        if (j < lo) lo = j;
+        hi = j;
+      }
+    }
+    instances.upload(lo, hi + 1);
+    return instances.lastUploadBytes;
+  }
+}
