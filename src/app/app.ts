@@ -402,6 +402,7 @@ export class App implements AppContext {
       skinUs: () => f.figures.skinUs,
       drawCalls: () => f.figures.drawCalls,
       setup: () => f.figures.setupUs > 0,
+      instances: () => f.figures.instancesDrawn,
     };
   }
 

@@ -48,7 +48,7 @@ export function crowdPaths(info: Record<string, unknown>): string[] {
 
 export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, step: Step): Promise<CrowdResults> {
   step(`crowd: loading ${CROWD_MODEL}`, false);
-  await app.set({ model: CROWD_MODEL, crowd: 1, shadows: false, technique: 'vs-hlsl', view: 'shaded', wander: false });
+  await app.set({ model: CROWD_MODEL, crowd: 1, shadows: false, technique: 'vs-hlsl', view: 'shaded', wander: false, ...plan.crowdParams });
   const paths = crowdPaths(app.info());
   const multi = paths.length > 1;
   let peer: CrowdPeer | null = null;

@@ -35,6 +35,12 @@ export interface BenchOptions {
   timer?: 'auto' | 'wall';
   /** Measure every technique with shadows on as well as off (default: full run yes, quick run no). */
   shadows?: boolean;
+  /** Crowd part: instance culling on or off (default: the page's setting). */
+  cull?: boolean;
+  /** Crowd part: a fixed camera (the `camera` URL value) instead of framing each crowd. */
+  camera?: string;
+  /** Crowd part: a word put in every crowd row's name (`crowd_<tag>_<path>_<N>_…`) to tell such runs apart. */
+  tag?: string;
   /** Called before each step. */
   onProgress?: (p: BenchProgress) => void;
 }
@@ -75,12 +81,16 @@ export interface BenchPlan {
    * size measured, ours or the peer's, whichever is slower) is left out with the reason; Infinity otherwise.
    */
   readonly crowdFrameBudgetMs: number;
+  /** Crowd part: page parameters set with the crowd model (cull, camera) and the row-name tag ('' for none). */
+  readonly crowdParams: Readonly<Record<string, unknown>>;
+  readonly crowdTag: string;
 }
 
 /** Validates options (throws with a clear message) and makes the plan. `maxCrowd`: the page's crowd limit. */
 export function benchPlan(o: BenchOptions, maxCrowd: number): BenchPlan {
   const quick = o.quick === true;
   const parts = o.parts ?? 'all';
+  if (o.tag !== undefined && !/^[a-z0-9]+$/.test(o.tag)) throw new Error(`bench: tag must be lower-case letters and digits (got ${JSON.stringify(o.tag)})`);
   if (!BENCH_PARTS.includes(parts)) throw new Error(`bench: parts must be one of ${BENCH_PARTS.join(', ')} (got ${String(parts)})`);
   let models = BENCH_MODELS.filter((m) => !(quick && m.label === 'dawn_high'));
   if (o.models) {
@@ -107,6 +117,8 @@ export function benchPlan(o: BenchOptions, maxCrowd: number): BenchPlan {
     framesFor: quick ? null : (warmMs) => framesFor(warmMs, 250, 4, 120),
     fixedFrames: 2,
     crowdFrameBudgetMs: quick ? 1500 : Infinity,
+    crowdParams: { ...(o.cull === undefined ? {} : { cull: o.cull }), ...(o.camera === undefined ? {} : { camera: o.camera }) },
+    crowdTag: o.tag ?? '',
   };
 }
 

@@ -133,13 +133,17 @@ export function rankOrder(set: readonly { id: string; w: WindowResult }[]): { id
 }
 
 /** One crowd size: our windows by path, the peer's (null when it could not be measured). */
-export function crowdRows(n: number, ours: readonly { path: string; w: WindowResult; label: string }[], peer: WindowResult | null, run: RunNote): Metric[] {
+export function crowdRows(n: number, ours: readonly { path: string; w: WindowResult; label: string }[], peer: WindowResult | null, run: RunNote, tag = ''): Metric[] {
   const rows: Metric[] = [];
-  for (const o of ours) rows.push(...windowRows(`crowd_${o.path}_${n}`, o.w, `${n} × tiny, ${o.label}`, run, false));
+  const t = tag === '' ? '' : `${tag}_`;
+  for (const o of ours) {
+    rows.push(...windowRows(`crowd_${t}${o.path}_${n}`, o.w, `${n} × tiny, ${o.label}`, run, false));
+    if (o.w.instances >= 0) rows.push({ name: `crowd_${t}${o.path}_${n}_instances_drawn`, value: o.w.instances, unit: 'count', note: 'instances drawn in the last frame (after culling)' });
+  }
   if (!peer) return rows;
   rows.push(...windowRows(`crowd_threejs_${n}`, peer, `three.js: ${n} SkeletonUtils clones + AnimationMixers`, run, false));
   for (const o of ours) {
-    const p = `crowd_${o.path}_${n}`;
+    const p = `crowd_${t}${o.path}_${n}`;
     rows.push({ name: `${p}_ratio_vs_threejs`, value: round(peer.wallMs / o.w.wallMs, 3), unit: 'x', note: 'three.js wall time per frame / ours (higher is better for us)' });
     rows.push({ name: `${p}_submit_ratio_vs_threejs`, value: round(peer.submitMs / o.w.submitMs, 3), unit: 'x', note: 'three.js CPU submit time / ours' });
     const g = ratioOf(peer, o.w);

@@ -83,7 +83,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     }
     const crowd = plan.crowd ? await benchCrowd(app, timer, plan, step) : null;
     if (crowd) {
-      for (const c of crowd.sizes) rows.push(...crowdRows(c.n, c.ours, c.peer, run));
+      for (const c of crowd.sizes) rows.push(...crowdRows(c.n, c.ours, c.peer, run, plan.crowdTag));
       if (crowd.peerError) skipped.push(`three.js peer: ${crowd.peerError}`);
       for (const o of crowd.overBudget) skipped.push(`crowd ${o.n}: a frame would take about ${(o.predictedMs / 1000).toFixed(1)} s, over a quick run's budget`);
     }

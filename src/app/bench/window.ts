@@ -27,6 +27,8 @@ export interface FrameProbe {
   drawCalls(): number;
   /** True when the last frame did one-time work (a compile, a technique's first mesh state). */
   setup(): boolean;
+  /** The last frame's instances drawn (crowds: after culling); absent where the drawer has no such figure. */
+  instances?(): number;
 }
 
 export interface WindowResult {
@@ -37,6 +39,8 @@ export interface WindowResult {
   cpuAnimUs: number;
   skinUs: number;
   drawCalls: number;
+  /** The last frame's instances drawn (crowds, after culling); -1 when the probe has no such figure. */
+  instances: number;
 }
 
 const pixel = new Uint8Array(4);
@@ -79,6 +83,7 @@ export async function measureWindow(gl: WebGL2RenderingContext, timer: GpuTimer,
     cpuAnimUs: counted > 0 ? anim / counted : NaN,
     skinUs: counted > 0 ? skin / counted : NaN,
     drawCalls: probe.drawCalls(),
+    instances: probe.instances ? probe.instances() : -1,
   };
 }
 
@@ -98,5 +103,6 @@ export function bestOf(windows: readonly WindowResult[]): WindowResult {
     cpuAnimUs: min((w) => w.cpuAnimUs),
     skinUs: min((w) => w.skinUs),
     drawCalls: last.drawCalls,
+    instances: last.instances,
   };
 }

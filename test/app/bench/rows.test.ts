@@ -3,7 +3,7 @@ import { crowdRows, rankOrder, ratioOf, techniqueRows, timerFlag, windowRows } f
 import { benchPlan, framesFor } from '../../../src/app/bench/options.ts';
 import { bestOf, type WindowResult } from '../../../src/app/bench/window.ts';
 
-const w = (wallMs: number, gpuMs: number | null, submitMs = 0.1, extra: Partial<WindowResult> = {}): WindowResult => ({ frames: 10, wallMs, submitMs, gpuMs, cpuAnimUs: 20, skinUs: 5, drawCalls: 3, ...extra });
+const w = (wallMs: number, gpuMs: number | null, submitMs = 0.1, extra: Partial<WindowResult> = {}): WindowResult => ({ frames: 10, wallMs, submitMs, gpuMs, cpuAnimUs: 20, skinUs: 5, drawCalls: 3, instances: -1, ...extra });
 const run = { how: 'Test GPU 800x600', timer: true };
 
 describe('timerFlag: GPU time against the wall time of the same frames', () => {
@@ -112,5 +112,22 @@ describe('windows and plans', () => {
   it('refuses unknown parts and models', () => {
     expect(() => benchPlan({ parts: 'x' as never }, 1000)).toThrow(/parts/);
     expect(() => benchPlan({ models: ['nope'] }, 1000)).toThrow(/unknown model nope/);
+  });
+});
+
+describe('crowd rows with a tag and instance counts', () => {
+  it('puts the tag in every name and writes the drawn instances where the probe has them', () => {
+    const rows = crowdRows(10000, [{ path: 'baked', w: w(4, 3, 0.1, { instances: 2500 }), label: 'crowd mode' }], w(40, 30), run, 'quarter');
+    const names = rows.map((r) => r.name);
+    expect(names).toContain('crowd_quarter_baked_10000_frame_ms');
+    expect(names).toContain('crowd_quarter_baked_10000_ratio_vs_threejs');
+    expect(rows.find((r) => r.name === 'crowd_quarter_baked_10000_instances_drawn')?.value).toBe(2500);
+    expect(names.filter((n) => n.startsWith('crowd_baked_'))).toEqual([]);
+  });
+  it('takes cull and camera into the crowd parameters and refuses a tag that would break names', () => {
+    const plan = benchPlan({ parts: 'crowd', cull: false, camera: '0,30,5', tag: 'nocull' }, 10000);
+    expect(plan.crowdParams).toEqual({ cull: false, camera: '0,30,5' });
+    expect(plan.crowdTag).toBe('nocull');
+    expect(() => benchPlan({ tag: 'no cull' }, 10000)).toThrow(/tag/);
   });
 });
