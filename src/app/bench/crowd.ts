@@ -43,11 +43,13 @@ export function crowdSteps(plan: BenchPlan, paths: number): number {
 
 /** Paths the page offers: both when info() reports a crowdPath, else `cpu` (the only one). */
 export function crowdPaths(info: Record<string, unknown>): string[] {
-  return typeof info.crowdPath === 'string' ? [...CROWD_PATHS] : ['cpu'];
+  return typeof info.crowdPathWanted === 'string' || typeof info.crowdPath === 'string' ? [...CROWD_PATHS] : ['cpu'];
 }
 
 export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, step: Step): Promise<CrowdResults> {
   step(`crowd: loading ${CROWD_MODEL}`, false);
+  // The camera frames each crowd (as the three.js peer frames its own) unless the options fix one.
+  const view = { camera: typeof plan.crowdParams.camera === 'string' ? plan.crowdParams.camera : 'auto' };
   await app.set({ model: CROWD_MODEL, crowd: 1, shadows: false, technique: 'vs-hlsl', view: 'shaded', wander: false, ...plan.crowdParams });
   const paths = crowdPaths(app.info());
   const multi = paths.length > 1;
@@ -81,7 +83,7 @@ export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, ste
       for (let round = 0; round < plan.windows; round++) {
         for (const path of paths) {
           if (round === 0) step(`crowd: ${n} × ${CROWD_MODEL}, ${multi ? `crowdPath=${path}` : 'the page\'s crowd path'}`);
-          await app.set(multi ? { crowd: n, crowdPath: path } : { crowd: n });
+          await app.set(multi ? { crowd: n, crowdPath: path, ...view } : { crowd: n, ...view });
           const probe = app.benchProbe();
           let k = frames.get(path) ?? plan.fixedFrames;
           if (plan.framesFor && !frames.has(path)) {

@@ -3,6 +3,7 @@ import { GpuTimer } from '../../gpu/gpu-timer.ts';
 import { MAX_CROWD } from '../../render/crowd-layout.ts';
 import { TECHNIQUES } from '../../techniques/index.ts';
 import type { App } from '../app.ts';
+import { formatCamera } from '../state.ts';
 import { benchCrowd, crowdPaths, crowdSteps, type CrowdResults } from './crowd.ts';
 import { benchPlan, type BenchOptions, type BenchProgress } from './options.ts';
 import { crowdRows, NO_TIMER_NOTE, techniqueRows, type RunNote } from './rows.ts';
@@ -56,8 +57,11 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     shadows: s.shadows,
     view: s.view,
     wander: s.wander,
+    cull: s.cull,
+    camera: s.camera === null ? 'auto' : formatCamera(s.camera),
   };
-  if (typeof info0.crowdPath === 'string') restore.crowdPath = info0.crowdPath;
+  if (typeof info0.crowdPathWanted === 'string') restore.crowdPath = info0.crowdPathWanted;
+  else if (typeof info0.crowdPath === 'string') restore.crowdPath = info0.crowdPath;
   if (s.tracks !== '') restore.tracks = s.tracks;
   else if (s.clip !== '') restore.clip = s.clip;
   const timer = new GpuTimer(app.gl, plan.forceWall ? { force: 'wall' } : {});
