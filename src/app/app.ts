@@ -90,7 +90,7 @@ export class App implements AppContext {
         return app.loss.restoring;
       },
     });
-    this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls);
+    this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls, () => this.frame.lod);
     this.loss = new ContextLoss(this, () => this.nextFrame());
   }
 

@@ -50,7 +50,24 @@ export class Facts {
     private readonly ctx: AppContext,
     private readonly lastParse: () => ParseFigures | null,
     private readonly drawCalls: () => number,
+    private readonly lod: () => { status: string; error: string; details: string[] } = () => ({ status: 'off', error: '', details: [] }),
   ) {}
+
+  /** info().lod (allocates). */
+  private lodFacts(): { on: boolean; status: string; error: string; loading: string[]; levels: { detail: string; from: number; to: number | null }[] } {
+    const { state, renderer } = this.ctx;
+    const loader = this.lod();
+    const levels: { detail: string; from: number; to: number | null }[] = [];
+    if (state.crowd > 1 && this.ctx.current) {
+      const { details, to } = renderer.crowdLevels();
+      let from = 0;
+      for (let l = 0; l < details.length; l++) {
+        levels.push({ detail: details[l] || this.ctx.current.detail, from, to: to[l]! });
+        from = to[l] ?? from;
+      }
+    }
+    return { on: state.lod, status: loader.status, error: loader.error, loading: loader.status === 'loading' ? [...loader.details] : [], levels };
+  }
 
   /**
    * The stats box's facts about the current model and clip, filled into one reused object: the box
@@ -148,6 +165,13 @@ export class Facts {
       crowdPathWanted: state.crowdPath,
       cull: state.cull,
       crowdBake: ctx.renderer.crowdBake(),
+      /**
+       * Crowd mode's distance LOD (docs/crowds.md): `on` (state.lod); `status` of the lighter levels: 'off' (none
+       * wanted: no crowd, lod=0, wander, no levels below the chosen one), 'loading', 'ready' or 'failed' (`error`);
+       * `levels` the detail levels the last crowd frame drew, nearest first, each with the camera distance where
+       * it starts and ends (model units; to null: no end); [] outside crowd mode.
+       */
+      lod: this.lodFacts(),
       crowdPathNote:
         state.crowd > 1
           ? `instanced, texture palette${state.wander ? ', wander: every instance its own controller' : ''} (technique menu and view ignored; morph targets not applied)`

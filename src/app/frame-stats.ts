@@ -65,6 +65,8 @@ export interface Stats {
   /** Crowd mode: instances the camera pass drew and culled, as of the last frame of the window (not averaged); 1 and 0 outside it. */
   instancesDrawn: number;
   instancesCulled: number;
+  /** Crowd mode's distance LOD: the camera pass's instances per drawn level, nearest (the chosen level) first, as of the last frame; [1] outside crowd mode, [drawn] without LOD. */
+  instancesPerLevel: number[];
 }
 
 export class FrameStats {
@@ -100,6 +102,7 @@ export class FrameStats {
     wanderUsPerInstance: 0,
     instancesDrawn: 1,
     instancesCulled: 0,
+    instancesPerLevel: [1],
   };
   private readonly oneTime = { what: '', ms: 0 };
 
@@ -182,6 +185,9 @@ export class FrameStats {
     st.crowd = f.crowd;
     st.instancesDrawn = f.instancesDrawn;
     st.instancesCulled = f.instancesCulled;
+    const perLevel = st.instancesPerLevel;
+    perLevel.length = f.lodLevels;
+    for (let l = 0; l < f.lodLevels; l++) perLevel[l] = f.instancesPerLevel[l]!;
     st.footstepsPerSecond = f.footsteps;
     st.wanderUsPerInstance = f.wanderUs > 0 && f.crowd > 0 ? f.crowdPoseUs / f.crowd : 0;
     st.groups = f.groups;
@@ -201,6 +207,7 @@ export class FrameStats {
     const out = {
       ...this.last,
       oneTime: this.last.oneTime ? { ...this.last.oneTime } : null,
+      instancesPerLevel: [...this.last.instancesPerLevel],
       morphPath: null as string | null,
       morphSlots: [] as string[],
       morphSlotWeights: [] as number[],

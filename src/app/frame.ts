@@ -5,6 +5,7 @@ import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
 import { placeCamera } from './camera-placement.ts';
 import type { AppContext } from './context.ts';
 import { CrowdPlacement } from './crowd-placement.ts';
+import { CrowdLodLoader } from './crowd-lod-loader.ts';
 import { FrameStats } from './frame-stats.ts';
 import type { LoadedModel } from './loaded-model.ts';
 
@@ -19,6 +20,8 @@ export class FrameDrawer {
   readonly figures: FrameFigures = emptyFigures();
   readonly stats = new FrameStats();
   readonly crowd = new CrowdPlacement();
+  /** Crowd mode's lighter detail levels, loaded in the background (crowd-lod-loader.ts). */
+  readonly lod = new CrowdLodLoader();
   /** state.bone resolved against the current model: a skeleton node, or -1 (App sets it). */
   boneNode = -1;
   /**
@@ -49,6 +52,7 @@ export class FrameDrawer {
     wanderFloorY: 0,
     crowdPath: 'baked',
     cull: true,
+    lod: true,
   };
 
   constructor(private readonly ctx: AppContext) {}
@@ -110,6 +114,8 @@ export class FrameDrawer {
     o.crowd = s.crowd;
     o.crowdPath = s.crowdPath;
     o.cull = s.cull;
+    o.lod = s.lod;
+    this.lod.update(model, s, this.ctx.renderer);
     player.morphTracksEnabled = s.morphTrack;
     const f = this.figures;
     this.ctx.renderer.shadows = s.shadows;

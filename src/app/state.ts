@@ -78,6 +78,8 @@ export interface AppState {
   crowdPath: CrowdPath;
   /** Crowd mode: frustum-cull instances against the camera (`cull`, default on). */
   cull: boolean;
+  /** Crowd mode, a model with detail levels: far instances draw the lighter levels (`lod`, default on; docs/crowds.md). */
+  lod: boolean;
 }
 
 export const CROWD_PATHS = ['baked', 'cpu'] as const;
@@ -151,6 +153,7 @@ export function defaultState(): AppState {
     wander: false,
     crowdPath: 'baked',
     cull: true,
+    lod: true,
   };
 }
 
@@ -307,6 +310,11 @@ export function applyParams(state: AppState, params: Record<string, string | num
         if (value === '0' || value === 'false' || raw === false) state.cull = false;
         else if (value === '1' || value === 'true' || raw === true || value === '') state.cull = true;
         else bad(key, raw, 'expected 1 (cull crowd instances outside the view, default) or 0');
+        break;
+      case 'lod':
+        if (value === '0' || value === 'false' || raw === false) state.lod = false;
+        else if (value === '1' || value === 'true' || raw === true || value === '') state.lod = true;
+        else bad(key, raw, 'expected 1 (distance LOD in crowds of a model with detail levels, default) or 0');
         break;
       case 'wander':
         state.wander = value === '1' || value === 'true' || raw === true;

@@ -63,6 +63,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.crowd > 1 && s.wander) put('wander', '1');
   if (s.crowdPath !== DEFAULTS.crowdPath) put('crowdPath', s.crowdPath);
   if (!s.cull) put('cull', '0');
+  if (!s.lod) put('lod', '0');
   if (own && s.tracks !== '') put('tracks', s.tracks);
   if (s.lookAt > 0) put('lookAt', String(Number(s.lookAt.toFixed(4))));
   if (linkable && s.camera) put('camera', formatCamera(s.camera));

@@ -13,6 +13,11 @@ export const INSTANCE_FLOATS = 5;
  * the caller writes it and calls upload(count) with the slots that changed (bufferSubData of those only).
  * Capacity grows (reallocating buffer and array) only in reserve(), never per frame. Owns its handles;
  * dispose() deletes them (not the meshes' buffers).
+ *
+ * Distance LOD: setLevels() adds the lighter levels' meshes, each mesh of each level with its own vertex
+ * array on the same instance buffer. WebGL2 has no base instance, so levelVao(level, m, firstSlot) re-points
+ * that array's two instance attributes at slot `firstSlot` (two vertexAttribPointer calls, only when the
+ * slot changed): an instanced draw through it then reads that level's range of the buffer.
  */
 export class CrowdInstances {
   data = new Float32Array(0);
@@ -20,6 +25,11 @@ export class CrowdInstances {
   lastUploadBytes = 0;
   private buffer: WebGLBuffer | null = null;
   private vaos: WebGLVertexArrayObject[] = [];
+  /** Level l ≥ 1's vertex arrays (levelVaos[l - 1][m]) and the slot each instance attribute points at. */
+  private levelVaos: WebGLVertexArrayObject[][] = [];
+  private levelSlots: number[][] = [];
+  private slots0: number[] = [];
+  private levelMeshes: (readonly MeshBuffers[])[] = [];
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -29,6 +39,43 @@ export class CrowdInstances {
   /** Mesh m's vertex array (with the instance attributes); valid after reserve(). */
   vao(m: number): WebGLVertexArrayObject {
     return this.vaos[m]!;
+  }
+
+  /** The lighter levels' meshes (level 1, 2 …; [] for none): their vertex arrays are built now and at every reserve() that grows. */
+  setLevels(levels: (readonly MeshBuffers[])[]): void {
+    this.levelMeshes = levels;
+    if (this.buffer) this.buildVaos();
+  }
+
+  /** Lighter levels set (setLevels). */
+  get levelCount(): number {
+    return this.levelMeshes.length;
+  }
+
+  /**
+   * Level `level`'s mesh m vertex array with its instance attributes pointing at slot `firstSlot` (level 0:
+   * the chosen level's arrays, re-pointed as well); valid after reserve(). Leaves ARRAY_BUFFER unbound.
+   */
+  levelVao(level: number, m: number, firstSlot: number): WebGLVertexArrayObject {
+    const vao = level === 0 ? this.vaos[m]! : this.levelVaos[level - 1]![m]!;
+    const pointed = level === 0 ? this.slots0 : this.levelSlots[level - 1]!;
+    if (pointed[m] !== firstSlot) {
+      const gl = this.gl;
+      gl.bindVertexArray(vao);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
+      this.pointInstances(firstSlot);
+      gl.bindBuffer(gl.ARRAY_BUFFER, null);
+      pointed[m] = firstSlot;
+    }
+    return vao;
+  }
+
+  /** Points the bound vertex array's instance attributes (ARRAY_BUFFER bound to the instance buffer) at slot `first`. */
+  private pointInstances(first: number): void {
+    const gl = this.gl;
+    const stride = INSTANCE_FLOATS * 4;
+    gl.vertexAttribPointer(ATTRIB.a_crowdPlace, 4, gl.FLOAT, false, stride, first * stride);
+    gl.vertexAttribPointer(ATTRIB.a_crowdClip, 1, gl.FLOAT, false, stride, first * stride + 16);
   }
 
   /** Makes room for `count` instances (grows, never shrinks; the data is kept). Allocates; not per frame. */
@@ -51,11 +98,27 @@ export class CrowdInstances {
   }
 
   private buildVaos(): void {
+    this.deleteVaos();
+    this.vaos = this.meshVaos(this.meshes);
+    this.slots0 = this.vaos.map(() => 0);
+    this.levelVaos = this.levelMeshes.map((meshes) => this.meshVaos(meshes));
+    this.levelSlots = this.levelVaos.map((list) => list.map(() => 0));
+  }
+
+  private deleteVaos(): void {
     const gl = this.gl;
     for (const v of this.vaos) gl.deleteVertexArray(v);
+    for (const list of this.levelVaos) for (const v of list) gl.deleteVertexArray(v);
     this.vaos = [];
+    this.levelVaos = [];
+  }
+
+  /** One vertex array per mesh: its attributes and index buffer, and the instance attributes at slot 0. */
+  private meshVaos(meshes: readonly MeshBuffers[]): WebGLVertexArrayObject[] {
+    const gl = this.gl;
+    const vaos: WebGLVertexArrayObject[] = [];
     const stride = INSTANCE_FLOATS * 4;
-    for (const mesh of this.meshes) {
+    for (const mesh of meshes) {
       const vao = gl.createVertexArray();
       if (!vao) throw new Error('createVertexArray failed');
       gl.bindVertexArray(vao);
@@ -71,8 +134,9 @@ export class CrowdInstances {
       gl.vertexAttribPointer(ATTRIB.a_crowdClip, 1, gl.FLOAT, false, stride, 16);
       gl.vertexAttribDivisor(ATTRIB.a_crowdClip, 1);
       gl.bindVertexArray(null);
-      this.vaos.push(vao);
+      vaos.push(vao);
     }
+    return vaos;
   }
 
   /** Sends instance slots [from, to) of `data` (one bufferSubData); to ≤ capacity. */
@@ -88,8 +152,8 @@ export class CrowdInstances {
 
   dispose(): void {
     const gl = this.gl;
-    for (const v of this.vaos) gl.deleteVertexArray(v);
-    this.vaos = [];
+    this.deleteVaos();
+    this.levelMeshes = [];
     if (this.buffer) gl.deleteBuffer(this.buffer);
     this.buffer = null;
     this.capacity = 0;

@@ -1,5 +1,6 @@
 import { INSTANCE_FLOATS, type CrowdInstances } from '../gpu/crowd-instances.ts';
 import { compactInstances, frustumPlanes } from './crowd-cull.ts';
+import { levelForDistance2, MAX_LOD_LEVELS, sortByLevel } from './crowd-lod.ts';
 import { crowdOffset, crowdPhase } from './crowd-layout.ts';
 
 /** What one crowd frame draws: the instances, their layout and the culling switch. */
@@ -21,6 +22,10 @@ export interface CrowdInstanceFrame {
   duration: number;
   /** Instance slots to keep filled: the live ones, or all N when the shadow casters draw every instance. */
   all: boolean;
+  /** Distance LOD (crowd-lod.ts): levels drawn (1: no LOD), their squared switch distances and the camera's position. */
+  lodLevels: number;
+  lodSwitches2: ArrayLike<number>;
+  eye: ArrayLike<number>;
 }
 
 /**
@@ -30,7 +35,9 @@ export interface CrowdInstanceFrame {
  * then the culled), and the instance buffer's contents in that order: slot j holds instance order[j] as
  * (offset x, offset z, phase · duration (baked; else 0), speed 1, clip (baked; else 0)). update() rewrites
  * only slots whose values changed and uploads the changed range (bufferSubData), so a still camera and
- * crowd upload nothing. Allocates only when N outgrows its arrays.
+ * crowd upload nothing. With `lodLevels` > 1 the live instances are then sorted by level (the distance
+ * from the camera to their sphere's centre, crowd-lod.ts), stably: level l's instances fill slots
+ * [levelStarts[l], levelStarts[l + 1]). Allocates only when N outgrows its arrays.
  */
 export class CrowdInstanceData {
   /** Compacted order: order[j] is the instance drawn in slot j. */
@@ -42,6 +49,11 @@ export class CrowdInstanceData {
   private offsets = new Float32Array(0);
   private offsetsCount = -1;
   private offsetsSpacing = NaN;
+  /** First slot of each drawn level (levelStarts[levels] = live); levels = 1 without LOD. */
+  readonly levelStarts = new Int32Array(MAX_LOD_LEVELS + 1);
+  levels = 1;
+  private levelOf = new Uint8Array(0);
+  private scratch = new Int32Array(0);
   private readonly planes = new Float32Array(24);
   private readonly cell = [0, 0, 0];
 
@@ -50,6 +62,8 @@ export class CrowdInstanceData {
     if (this.offsets.length < count * 2) {
       this.offsets = new Float32Array(count * 2);
       this.order = new Int32Array(count);
+      this.levelOf = new Uint8Array(count);
+      this.scratch = new Int32Array(count);
     }
     const c = this.cell;
     for (let i = 0; i < count; i++) {
@@ -74,6 +88,7 @@ export class CrowdInstanceData {
       for (let i = 0; i < count; i++) order[i] = i;
       this.live = count;
     }
+    this.sortLevels(f);
     const slots = f.all ? count : this.live;
     this.slots = slots;
     instances.reserve(slots);
@@ -99,5 +114,30 @@ export class CrowdInstanceData {
     }
     instances.upload(lo, hi + 1);
     return instances.lastUploadBytes;
+  }
+
+  /** Distance LOD: each live instance's level, then the live order sorted into one range per level. */
+  private sortLevels(f: CrowdInstanceFrame): void {
+    const live = this.live;
+    const levels = f.wander ? 1 : Math.max(1, Math.min(f.lodLevels, MAX_LOD_LEVELS));
+    this.levels = levels;
+    const starts = this.levelStarts;
+    if (levels === 1) {
+      starts[0] = 0;
+      starts[1] = live;
+      return;
+    }
+    const order = this.order;
+    const levelOf = this.levelOf;
+    const e = f.eye;
+    const c = f.sphere;
+    for (let j = 0; j < live; j++) {
+      const i = order[j]!;
+      const dx = c[0]! + this.offsets[2 * i]! - e[0]!;
+      const dy = c[1]! - e[1]!;
+      const dz = c[2]! + this.offsets[2 * i + 1]! - e[2]!;
+      levelOf[i] = levelForDistance2(dx * dx + dy * dy + dz * dz, f.lodSwitches2, levels);
+    }
+    sortByLevel(order, live, levelOf, levels, starts, this.scratch);
   }
 }

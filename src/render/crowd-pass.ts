@@ -10,6 +10,9 @@ import { CrowdModel } from './crowd.ts';
 import { crowdHalfExtent } from './crowd-layout.ts';
 import { CrowdInstanceData } from './crowd-instance-data.ts';
 import { CrowdInstances } from '../gpu/crowd-instances.ts';
+import type { Scene } from '../model/types.ts';
+import { CrowdLodLevel, levelMismatch } from './crowd-lod-level.ts';
+import { lodDistances, MAX_LOD_LEVELS } from './crowd-lod.ts';
 import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
@@ -65,6 +68,13 @@ const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
  * each instance's clip sphere. The shadow casters are not culled: the light frustum is fitted to the whole
  * crowd, so none would fall outside it, and an instance off screen may shadow what is on screen; with shadows
  * on, every instance keeps a slot (the live ones first) and the caster pass draws all N.
+ *
+ * Distance LOD (docs/crowds.md, crowd-lod.ts), baked path only: setLevels() hands over the lighter detail
+ * levels of the model (parsed by the app); they are uploaded on the next crowd frame of that model
+ * (CrowdLodLevel, one-time work) and released with the crowd state or by setLevels(null). Each frame the
+ * live instances are sorted by distance into one slot range per level and each level's subsets drawn with
+ * its range (its vertex arrays re-pointed at the range's first slot). The shadow caster pass draws the
+ * chosen level for every instance.
  */
 export class CrowdPass {
   private crowdModel: CrowdModel | null = null;
@@ -78,10 +88,22 @@ export class CrowdPass {
   private readonly frame = {
     count: 1, spacing: 1, wander: false, cull: true, viewProj: NO_SPHERE as ArrayLike<number>, sphere: NO_SPHERE as ArrayLike<number>,
     baked: false, clip: 0, duration: 0, all: false,
+    lodLevels: 1, lodSwitches2: NO_SPHERE as ArrayLike<number>, eye: NO_SPHERE as ArrayLike<number>,
   };
   private readonly crowdUniforms = { u_crowdSlots: 1, u_crowdBase: 0, u_crowdTime: 0, u_crowdBindPose: 0, u_bakeClips: new Float32Array(4 * BAKE_CLIPS) };
   /** The path the last crowd frame drew ('' before any). */
   lastPath = '';
+  /** Distance LOD: the lighter levels handed over (scenes, not yet uploaded), their model, and the chosen level's index and name. */
+  private pendingLevels: { detail: string; scene: Scene }[] | null = null;
+  private levelsOf: ModelGpu | null = null;
+  private chosenIndex = 0;
+  private chosenDetail = '';
+  /** The lighter levels on the GPU (drawn level 1, 2 …), for levelsOf. */
+  private levels: CrowdLodLevel[] = [];
+  /** The last crowd frame's drawn levels (1: no LOD) and switch distances (model units), for info().lod. */
+  lodLevelsDrawn = 1;
+  readonly lodSwitches = new Float32Array(MAX_LOD_LEVELS - 1);
+  private readonly lodSwitches2 = new Float32Array(MAX_LOD_LEVELS - 1);
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -99,8 +121,73 @@ export class CrowdPass {
     return this.crowdModel !== null && this.crowdModelOf !== model;
   }
 
-  /** Frees the palette texture (rebuilt on the next crowd frame). */
+  /**
+   * Distance LOD: the lighter detail levels of `model` (the chosen level `chosenDetail`, index
+   * `chosenIndex` among the model's levels, lightest first), nearest first: uploaded on its next crowd
+   * frame. null (or []) releases the levels held.
+   */
+  setLevels(model: ModelGpu | null, chosenIndex: number, chosenDetail: string, levels: { detail: string; scene: Scene }[] | null): void {
+    this.releaseLevels();
+    if (model === null || levels === null || levels.length === 0) return;
+    this.levelsOf = model;
+    this.pendingLevels = levels;
+    this.chosenIndex = chosenIndex;
+    this.chosenDetail = chosenDetail;
+  }
+
+  /** Lighter levels are held (handed over or uploaded). */
+  get hasLevels(): boolean {
+    return this.levelsOf !== null;
+  }
+
+  /** The detail levels the last crowd frame drew, nearest first, and where each ends (model units; null for the last: no end). Allocates. */
+  levelFacts(): { details: string[]; to: (number | null)[] } {
+    const details = [this.chosenDetail];
+    const to: (number | null)[] = [];
+    for (let l = 1; l < this.lodLevelsDrawn; l++) details.push(this.levels[l - 1]!.detail);
+    for (let l = 0; l < this.lodLevelsDrawn - 1; l++) to.push(Number(this.lodSwitches[l]!.toFixed(3)));
+    to.push(null);
+    return { details, to };
+  }
+
+  /** Frees the lighter levels (GPU and scenes). */
+  releaseLevels(): void {
+    for (const l of this.levels) l.dispose();
+    this.levels = [];
+    this.pendingLevels = null;
+    this.levelsOf = null;
+    this.chosenDetail = '';
+    this.lodLevelsDrawn = 1;
+    this.instances?.setLevels([]);
+  }
+
+  /** Uploads the handed-over levels of `model` (one-time work); drops a level the crowd cannot draw, and every lighter one after it. */
+  private uploadLevels(model: ModelGpu): void {
+    const pending = this.pendingLevels;
+    if (pending === null || this.levelsOf !== model) return;
+    this.pendingLevels = null;
+    const bake = this.crowdModel!.bake();
+    for (const p of pending) {
+      const why = levelMismatch(model.scene, p.scene);
+      if (why !== null) {
+        console.warn(`crowd LOD: detail ${p.detail} not used: ${why}`);
+        break;
+      }
+      const level = new CrowdLodLevel(this.gl, p.detail, p.scene, model.scene, this.maxTextureSize);
+      const own = level.bake()?.bake();
+      if (own && (own.clips.length !== bake.clips.length || own.clips.some((c, i) => c.first !== bake.clips[i]!.first || c.frames !== bake.clips[i]!.frames))) {
+        console.warn(`crowd LOD: detail ${p.detail} not used: its baked frames differ`);
+        level.dispose();
+        break;
+      }
+      this.levels.push(level);
+    }
+    this.instances!.setLevels(this.levels.map((l) => l.meshes));
+  }
+
+  /** Frees the palette texture and the lighter levels (rebuilt on the next crowd frame; the levels when handed over again). */
   release(): void {
+    this.releaseLevels();
     this.crowdModel?.dispose();
     this.crowdModel = null;
     this.crowdModelOf = null;
@@ -184,9 +271,15 @@ export class CrowdPass {
       opts.crowdPath === 'baked' && !opts.wander && clip >= 0 && clip < BAKE_CLIPS && crowd.bakeTexture !== null && crowd.bakeTexture.fits;
     const count = baked ? Math.max(1, opts.crowd) : crowd.fit(opts.crowd);
     const v = this.programsFor(clampInfluences(opts.influences), shadows, baked);
-    if (fresh || this.programs.size !== compiled) {
+    const uploading = this.pendingLevels !== null && this.levelsOf === model;
+    if (uploading) this.uploadLevels(model);
+    if (fresh || uploading || this.programs.size !== compiled) {
       out.setupUs = (performance.now() - s0) * 1000;
-      out.setupWhat = fresh ? `crowd bake (${bake.frameCount} frames, ${crowd.bakeTexture?.bytes ?? 0} bytes) and palette texture` : 'crowd programs';
+      out.setupWhat = fresh
+        ? `crowd bake (${bake.frameCount} frames, ${crowd.bakeTexture?.bytes ?? 0} bytes) and palette texture`
+        : uploading
+          ? `crowd LOD levels (${this.levels.map((l) => l.detail).join(', ')})`
+          : 'crowd programs';
     }
     const t0 = performance.now();
     const f = this.frame;
@@ -203,6 +296,18 @@ export class CrowdPass {
     f.clip = clip;
     f.duration = player.duration;
     f.all = v.caster !== null;
+    // Distance LOD: the baked path with lighter levels of this model uploaded, switch distances from the projection.
+    const levels = baked && opts.lod && this.levelsOf === model ? 1 + this.levels.length : 1;
+    let drawn = 1;
+    if (levels > 1) {
+      const height = Math.max(1e-6, model.framing.max[1]! - model.framing.min[1]!);
+      drawn = Math.min(levels, lodDistances(this.chosenIndex, height, camera.fovYDeg, this.gl.drawingBufferHeight, this.lodSwitches));
+      for (let l = 0; l < drawn - 1; l++) this.lodSwitches2[l] = this.lodSwitches[l]! * this.lodSwitches[l]!;
+    }
+    this.lodLevelsDrawn = drawn;
+    f.lodLevels = drawn;
+    f.lodSwitches2 = this.lodSwitches2;
+    f.eye = camera.position;
     const data = this.instanceData;
     const instanceBytes = data.update(this.instances!, f);
     const live = data.live;
@@ -223,6 +328,8 @@ export class CrowdPass {
     out.crowd = count;
     out.instancesDrawn = live;
     out.instancesCulled = count - live;
+    out.lodLevels = data.levels;
+    for (let l = 0; l < data.levels; l++) out.instancesPerLevel[l] = data.levelStarts[l + 1]! - data.levelStarts[l]!;
     out.crowdPath = baked ? 'baked' : 'cpu';
     this.lastPath = out.crowdPath;
     for (let i = 0; i < model.meshes.length; i++) out.vertexBytes += model.meshes[i]!.vertexBytes;
@@ -233,6 +340,7 @@ export class CrowdPass {
     const texture = baked ? crowd.bakeTexture! : crowd.palette;
     let vertices = 0;
     for (let i = 0; i < model.meshes.length; i++) vertices += model.scene.meshes[i]!.vertexCount;
+    const starts = data.levelStarts;
 
     if (v.caster) {
       // The light frustum holds the whole crowd: the model's box grown by the grid's (or the wander square's) half extents.
@@ -258,17 +366,18 @@ export class CrowdPass {
     this.uniforms.material.u_alpha = 1;
     // Materials with alphaMode 'blend' are drawn after every other draw, blended, depth writes off (as SurfacePass).
     const blended = this.uniforms.hasBlended(model);
-    this.drawInstances(model, crowd, v, live, out, blended ? 1 : 0);
+    for (let l = 0; l < data.levels; l++) this.drawLevel(model, crowd, v, l, starts[l]!, starts[l + 1]! - starts[l]!, out, blended ? 1 : 0, texture);
     if (blended) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.depthMask(false);
-      this.drawInstances(model, crowd, v, live, out, 2);
+      for (let l = 0; l < data.levels; l++) this.drawLevel(model, crowd, v, l, starts[l]!, starts[l + 1]! - starts[l]!, out, 2, texture);
       gl.disable(gl.BLEND);
       gl.depthMask(true);
     }
     out.passes++;
-    out.skinnedVertices += vertices * live;
+    out.skinnedVertices += vertices * (starts[1]! - starts[0]!);
+    for (let l = 1; l < data.levels; l++) out.skinnedVertices += this.levels[l - 1]!.vertexCount * (starts[l + 1]! - starts[l]!);
     gl.disable(gl.CULL_FACE);
     gl.bindVertexArray(null);
   }
@@ -309,14 +418,28 @@ export class CrowdPass {
     this.shadowMap.end();
   }
 
+  /**
+   * Drawn level `level`'s instances (slots [first, first + count)): one instanced draw per subset of that
+   * level whose material is in `round` (0 every subset, 1 the unblended, 2 the blended), through its vertex
+   * arrays pointed at `first`; a level with its own bake binds its texture (then `texture` again).
+   */
+  private drawLevel(model: ModelGpu, chosen: CrowdModel, v: CrowdVariant, level: number, first: number, count: number, out: FrameFigures, round: number, texture: { bind(): void }): void {
+    if (count === 0) return;
+    const lod = level === 0 ? null : this.levels[level - 1]!;
+    const own = lod?.bake() ?? null;
+    if (own) own.bakeTexture!.bind();
+    this.drawInstances(model, own ?? chosen, v, count, out, round, level, first, lod === null ? this.crowdDraws : lod.draws);
+    if (own) texture.bind();
+  }
+
   /** One instanced draw per subset whose material is in `round` (0 every subset, 1 the unblended, 2 the blended). */
-  private drawInstances(model: ModelGpu, crowd: CrowdModel, v: CrowdVariant, count: number, out: FrameFigures, round: number): void {
+  private drawInstances(model: ModelGpu, crowd: CrowdModel, v: CrowdVariant, count: number, out: FrameFigures, round: number, level: number, first: number, meshDraws: DrawRange[][]): void {
     const gl = this.gl;
     const uniforms = this.uniforms;
     const cu = this.crowdUniforms;
     if (count === 0) return;
-    for (let i = 0; i < model.meshes.length; i++) {
-      const draws = this.crowdDraws[i]!;
+    for (let i = 0; i < meshDraws.length; i++) {
+      const draws = meshDraws[i]!;
       let bound = false;
       let material = -1;
       for (let d = 0; d < draws.length; d++) {
@@ -326,7 +449,7 @@ export class CrowdPass {
           bound = true;
           cu.u_crowdBase = crowd.meshBase[i]!;
           v.litCrowd.apply();
-          gl.bindVertexArray(this.instances!.vao(i));
+          gl.bindVertexArray(this.instances!.levelVao(level, i, first));
         }
         if (draw.material !== material) {
           material = draw.material;

@@ -45,6 +45,8 @@ export interface RenderOptions {
   crowdPath: 'baked' | 'cpu';
   /** Crowd mode: frustum-cull instances against the camera. */
   cull: boolean;
+  /** Crowd mode, baked path: draw far instances with the lighter detail levels handed to the renderer (distance LOD). */
+  lod: boolean;
 }
 
 /** Figures of the last frame; written in place by render() (the live cost panel reads them). */
@@ -94,6 +96,9 @@ export interface FrameFigures {
   instancesCulled: number;
   /** Crowd mode: the path drawn ('baked' or 'cpu'); '' outside crowd mode. */
   crowdPath: string;
+  /** Crowd mode's distance LOD: levels drawn (1 without LOD) and the camera pass's instances per level, nearest first (first lodLevels entries). */
+  lodLevels: number;
+  instancesPerLevel: Int32Array;
 }
 
 export function emptyFigures(): FrameFigures {
@@ -121,6 +126,8 @@ export function emptyFigures(): FrameFigures {
     instancesDrawn: 1,
     instancesCulled: 0,
     crowdPath: '',
+    lodLevels: 1,
+    instancesPerLevel: new Int32Array(4),
   };
 }
 

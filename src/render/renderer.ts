@@ -1,7 +1,7 @@
 import { PaletteSet } from '../anim/palette-set.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { ProgramCache } from '../gpu/programs.ts';
-import { MAX_INFLUENCES } from '../model/types.ts';
+import { MAX_INFLUENCES, type Scene } from '../model/types.ts';
 import { software } from '../techniques/software.ts';
 import { TECHNIQUE_IDS, type DeviceCaps, type PoseSource, type Technique, type TechniqueMesh } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
@@ -120,6 +120,8 @@ export class Renderer {
     out.instancesDrawn = 1;
     out.instancesCulled = 0;
     out.crowdPath = '';
+    out.lodLevels = 1;
+    out.instancesPerLevel[0] = 1;
     // A crowd state of a model no longer drawn is released (its model may be disposed already).
     if (this.crowd.holdsOther(model)) this.crowd.release();
     const gl = this.gl;
@@ -253,6 +255,16 @@ export class Renderer {
   /** The crowd bake of the model last drawn as a crowd: {frames, bytes, ms}, or null before one. */
   crowdBake(): { frames: number; bytes: number; ms: number } | null {
     return this.crowd.bakeFacts();
+  }
+
+  /** Crowd mode's distance LOD: hands over (or with null releases) the lighter detail levels of `model` (CrowdPass.setLevels). */
+  setCrowdLevels(model: ModelGpu | null, chosenIndex: number, chosenDetail: string, levels: { detail: string; scene: Scene }[] | null): void {
+    this.crowd.setLevels(model, chosenIndex, chosenDetail, levels);
+  }
+
+  /** The detail levels the last crowd frame drew, nearest first, and where each ends in model units (null: no end). */
+  crowdLevels(): { details: string[]; to: (number | null)[] } {
+    return this.crowd.levelFacts();
   }
 
   /** Frees crowd mode's palette texture (rebuilt on the next crowd frame). */

@@ -48,6 +48,7 @@ export class Panel {
     crowd: 1,
     crowdPath: 'baked',
     cull: true,
+    lod: true,
     frame: (): void => this.app.frameModel(),
     help: (): void => this.onHelp(),
     savePicture: (): void => void savePicture(this.app),
@@ -179,6 +180,9 @@ export class Panel {
     render.add(p, 'cull').name('crowd culling').onChange((v: boolean) => {
       void app.set({ cull: v });
     }).domElement.title = 'Leave out crowd instances whose bounding sphere is outside the view (the shadow casters are never culled)';
+    render.add(p, 'lod').name('crowd LOD').onChange((v: boolean) => {
+      void app.set({ lod: v });
+    }).domElement.title = 'Distance LOD for a model with detail levels (Dawn): far instances draw the lighter levels, loaded in the background (baked path)';
     render.add(p, 'frame').name('Frame model  (F)');
 
     // Morph targets (GPU Gems ch. 4, Dawn): path, expression track, presets, slot readout, then the sliders.
@@ -357,6 +361,7 @@ export class Panel {
     p.crowd = s.crowd;
     p.crowdPath = s.crowdPath;
     p.cull = s.cull;
+    p.lod = s.lod;
     const m = this.app.current;
     if (m && this.timeCtl) {
       const d = Math.max(m.player.duration, 1e-3);

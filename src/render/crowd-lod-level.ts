@@ -1,0 +1,79 @@
+import { MeshBuffers } from '../gpu/mesh-buffers.ts';
+import type { Scene } from '../model/types.ts';
+import { subsetDraws } from '../techniques/mesh-state.ts';
+import type { DrawRange } from '../techniques/technique.ts';
+import { CrowdModel } from './crowd.ts';
+
+/**
+ * One lighter detail level of the crowd's model (distance LOD, crowd-lod.ts), kept for crowd mode only:
+ * its meshes' GPU buffers and subset draws. Drawn with the chosen level's materials and clip table. Its
+ * palettes: the chosen level's baked texture when every mesh's bone list and offset matrices equal the
+ * chosen level's (`shared`; Dawn's levels), else its own CrowdModel and bake, built on first use (bake()).
+ * Owns its handles; dispose() deletes them.
+ */
+export class CrowdLodLevel {
+  readonly meshes: MeshBuffers[];
+  readonly draws: DrawRange[][];
+  /** Its meshes share the chosen level's palette slots (bone lists and offsets equal). */
+  readonly shared: boolean;
+  /** Vertices of all its meshes (one instance's skinning work). */
+  readonly vertexCount: number;
+  private own: CrowdModel | null = null;
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    /** The detail level's name (`detail` value). */
+    readonly detail: string,
+    readonly scene: Scene,
+    chosen: Scene,
+    private readonly maxTextureSize: number,
+  ) {
+    this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
+    this.draws = scene.meshes.map(subsetDraws);
+    this.shared = sameBones(chosen, scene);
+    this.vertexCount = scene.meshes.reduce((n, m) => n + m.vertexCount, 0);
+  }
+
+  /** The level's own bake (null when it shares the chosen level's): built on the first call (allocates, one-time work). */
+  bake(): CrowdModel | null {
+    if (this.shared) return null;
+    if (this.own === null) {
+      this.own = new CrowdModel(this.gl, this.scene, this.maxTextureSize);
+      this.own.bake();
+    }
+    return this.own;
+  }
+
+  dispose(): void {
+    for (const m of this.meshes) m.dispose();
+    this.meshes.length = 0;
+    this.own?.dispose();
+    this.own = null;
+  }
+}
+
+/** True when `b`'s meshes bind the same bones with the same offset matrices, mesh by mesh, as `a`'s (their palettes are equal). */
+export function sameBones(a: Scene, b: Scene): boolean {
+  if (a.meshes.length !== b.meshes.length) return false;
+  for (let i = 0; i < a.meshes.length; i++) {
+    const x = a.meshes[i]!;
+    const y = b.meshes[i]!;
+    if (x.bones.length !== y.bones.length || x.invBind.length !== y.invBind.length) return false;
+    for (let k = 0; k < x.bones.length; k++) if (x.bones[k] !== y.bones[k]) return false;
+    for (let k = 0; k < x.invBind.length; k++) if (x.invBind[k] !== y.invBind[k]) return false;
+  }
+  return true;
+}
+
+/**
+ * Why `level` cannot stand in for `chosen` in a crowd (null when it can): the draws use the chosen level's
+ * materials and clip table, so those must match.
+ */
+export function levelMismatch(chosen: Scene, level: Scene): string | null {
+  if (level.materials.length !== chosen.materials.length) return 'its materials differ';
+  if (level.clips.length !== chosen.clips.length) return 'its clips differ';
+  for (let c = 0; c < chosen.clips.length; c++) {
+    if (level.clips[c]!.name !== chosen.clips[c]!.name || level.clips[c]!.duration !== chosen.clips[c]!.duration) return 'its clips differ';
+  }
+  return null;
+}
