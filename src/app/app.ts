@@ -3,7 +3,7 @@ import { OrbitCamera } from '../render/camera.ts';
 import { Renderer } from '../render/renderer.ts';
 import type { MorphCheck, SkinCheck } from './gpu-checks.ts';
 import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.ts';
-import { benchSplit } from './bench-hooks.ts';
+import { benchSplit, frameProbe } from './bench-hooks.ts';
 import type { FrameProbe } from './bench/window.ts';
 import { cameraSetting } from './camera-placement.ts';
 import type { AppContext } from './context.ts';
@@ -18,9 +18,9 @@ import { exportGlb, type GlbExport } from './export-glb.ts';
 import { ModelLoader, type ParseFigures } from './loader.ts';
 import type { AppView, LoadedModel } from './loaded-model.ts';
 import { urlSource, type ModelSource } from './model-source.ts';
-import { applyClip, applyMorphState, checkTechnique, modelRequest, resolveBone } from './model-state.ts';
+import { applyClip, applyMorphState, checkTechnique, modelRequest, resolveBone, setMorphWeight } from './model-state.ts';
 import { applyParams, defaultState, type AppState } from './state.ts';
-import { applyTracks, enterTracksMode, syncTracksState, transitionTo } from './tracks-state.ts';
+import { addMarker, applyTracks, enterTracksMode, syncTracksState, transitionTo } from './tracks-state.ts';
 
 export type { AppView, LoadedModel } from './loaded-model.ts';
 export type { Stats } from './frame-stats.ts';
@@ -237,18 +237,7 @@ export class App implements AppContext {
 
   /** GUI: sets one target's weight by hand (null: back to its track). Unknown names are ignored. */
   setMorph(name: string, weight: number | null): void {
-    const m = this.current;
-    const i = m ? m.scene.morphTargets.indexOf(name) : -1;
-    if (!m || i < 0) return;
-    if (weight === null) {
-      delete this.state.morph[name];
-      m.player.clearMorphManual(i);
-    } else {
-      // Kept at the precision a link carries (state.ts formatMorph), so a link reproduces the face exactly.
-      const w = Number(weight.toFixed(4));
-      this.state.morph[name] = w;
-      m.player.setMorphManual(i, w);
-    }
+    if (this.current) setMorphWeight(this.state, this.current, name, weight);
   }
 
   /** GUI Reset: every target back to its track (or 0 with the track off). */
@@ -296,16 +285,7 @@ export class App implements AppContext {
   addMarker(clip: string | number, time: number, name: string): void {
     const m = this.current;
     if (!m) throw new Error('addMarker: no model loaded');
-    const clips = m.scene.clips;
-    let index = typeof clip === 'number' ? clip : clips.findIndex((c) => c.name === clip);
-    if (index < 0 && typeof clip === 'string' && /^\d+$/.test(clip)) index = Number(clip);
-    if (!Number.isInteger(index) || index < 0 || index >= clips.length) {
-      throw new Error(`addMarker: no clip ${String(clip)} (clips: ${clips.map((c) => c.name).join(', ')})`);
-    }
-    if (!/^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$/.test(name)) throw new Error(`addMarker: "${name}" is not a one-word name (letters, digits, _ . : -)`);
-    if (!Number.isFinite(time)) throw new Error(`addMarker: time ${time} is not a number of seconds`);
-    const d = clips[index]!.duration;
-    m.player.controller.addMarker(index, Math.min(Math.max(0, time), d), name);
+    addMarker(m, clip, time, name);
   }
 
   /** Brings state.tracks up to date with what the controller plays (links, after transitions). */
@@ -395,15 +375,7 @@ export class App implements AppContext {
   benchProbe(): FrameProbe {
     const m = this.current;
     if (!m) throw new Error('bench: no model loaded');
-    const f = this.frame;
-    return {
-      draw: (dt, now) => f.draw(m, dt, now),
-      cpuAnimUs: () => f.lastCpuUs,
-      skinUs: () => f.figures.skinUs,
-      drawCalls: () => f.figures.drawCalls,
-      setup: () => f.figures.setupUs > 0,
-      instances: () => f.figures.instancesDrawn,
-    };
+    return frameProbe(this.frame, m);
   }
 
   /** Test hook: the technique's transform-feedback positions against the CPU reference (gpu-checks.ts). */

@@ -1,3 +1,6 @@
+import type { FrameProbe } from './bench/window.ts';
+import type { FrameDrawer } from './frame.ts';
+import type { LoadedModel } from './loaded-model.ts';
 /**
  * Benchmark hooks (`window.skinlab.benchFrames` / `benchSplit`): frames drawn back to back outside
  * requestAnimationFrame, each finished with a 1-pixel readPixels so the GPU work is inside the
@@ -22,4 +25,19 @@ export function benchSplit(gl: WebGL2RenderingContext, draw: (dt: number, now: n
   }
   const median = (a: number[]): number => a.sort((x, y) => x - y)[a.length >> 1]!;
   return { frameMs: median(times), submitMs: median(submits) };
+}
+
+/**
+ * The in-page benchmark's view of a frame (app/bench/window.ts): draws `model` through the frame drawer
+ * (stats recorded as in the render loop) and reads that frame's figures.
+ */
+export function frameProbe(f: FrameDrawer, model: LoadedModel): FrameProbe {
+  return {
+    draw: (dt, now) => f.draw(model, dt, now),
+    cpuAnimUs: () => f.lastCpuUs,
+    skinUs: () => f.figures.skinUs,
+    drawCalls: () => f.figures.drawCalls,
+    setup: () => f.figures.setupUs > 0,
+    instances: () => f.figures.instancesDrawn,
+  };
 }

@@ -81,6 +81,21 @@ export function applyClip(state: AppState, model: LoadedModel, crossfade: number
   if (state.t !== null) player.setTime(state.t);
 }
 
+/** Sets one target's weight by hand (null: back to its track), in the state and the player. Unknown names are ignored. */
+export function setMorphWeight(state: AppState, model: LoadedModel, name: string, weight: number | null): void {
+  const i = model.scene.morphTargets.indexOf(name);
+  if (i < 0) return;
+  if (weight === null) {
+    delete state.morph[name];
+    model.player.clearMorphManual(i);
+  } else {
+    // Kept at the precision a link carries (state.ts formatMorph), so a link reproduces the face exactly.
+    const w = Number(weight.toFixed(4));
+    state.morph[name] = w;
+    model.player.setMorphManual(i, w);
+  }
+}
+
 /**
  * Puts state.morph (hand-set weights by name) and state.morphTrack into the model's player: every target
  * back on its track, then the named ones set by hand. Returns the names the model does not have.

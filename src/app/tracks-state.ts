@@ -126,3 +126,21 @@ export function transitionTo(model: LoadedModel, clipName: string, seconds: numb
 function round(x: number): number {
   return Number(x.toFixed(4));
 }
+
+/**
+ * A callback key set from the page (`skinlab.addMarker`, the Tracks panel) on the model's controller: clip by
+ * name or index, time in seconds (clamped to the clip), a one-word name. Throws a clear error for a bad clip,
+ * time or name.
+ */
+export function addMarker(model: LoadedModel, clip: string | number, time: number, name: string): void {
+  const clips = model.scene.clips;
+  let index = typeof clip === 'number' ? clip : clips.findIndex((c) => c.name === clip);
+  if (index < 0 && typeof clip === 'string' && /^\d+$/.test(clip)) index = Number(clip);
+  if (!Number.isInteger(index) || index < 0 || index >= clips.length) {
+    throw new Error(`addMarker: no clip ${String(clip)} (clips: ${clips.map((c) => c.name).join(', ')})`);
+  }
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$/.test(name)) throw new Error(`addMarker: "${name}" is not a one-word name (letters, digits, _ . : -)`);
+  if (!Number.isFinite(time)) throw new Error(`addMarker: time ${time} is not a number of seconds`);
+  const d = clips[index]!.duration;
+  model.player.controller.addMarker(index, Math.min(Math.max(0, time), d), name);
+}
