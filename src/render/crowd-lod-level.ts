@@ -67,10 +67,15 @@ export function sameBones(a: Scene, b: Scene): boolean {
 
 /**
  * Why `level` cannot stand in for `chosen` in a crowd (null when it can): the draws use the chosen level's
- * materials and clip table, so those must match.
+ * materials and clip table, so every material its subsets use must be the chosen level's of that index (by
+ * name; Dawn's low level lacks the wing veins, its last material) and the clips must match.
  */
 export function levelMismatch(chosen: Scene, level: Scene): string | null {
-  if (level.materials.length !== chosen.materials.length) return 'its materials differ';
+  for (const mesh of level.meshes) {
+    for (const subset of mesh.subsets) {
+      if (chosen.materials[subset.material]?.name !== level.materials[subset.material]?.name) return 'its materials differ';
+    }
+  }
   if (level.clips.length !== chosen.clips.length) return 'its clips differ';
   for (let c = 0; c < chosen.clips.length; c++) {
     if (level.clips[c]!.name !== chosen.clips[c]!.name || level.clips[c]!.duration !== chosen.clips[c]!.duration) return 'its clips differ';

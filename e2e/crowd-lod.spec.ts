@@ -1,0 +1,88 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+
+/**
+ * Crowd distance LOD (docs/crowds.md "Distance LOD"): Dawn at medium in a crowd of 9 loads its low level
+ * in the background; then the far instances draw low (stats().instancesPerLevel), the camera pass makes one
+ * draw per subset per level in use, and the picture differs from lod=0's only a little (nothing at all when
+ * every figure is near). Small canvas: SwiftShader rasterises on the CPU.
+ */
+
+const QUERY = '?model=dawn&detail=medium&crowd=9&shadows=0&gui=0&t=2';
+/** Looking along the crowd's rows from just outside it: the front row near, the back row far. */
+const MIXED = { yaw: 0, pitch: 8, distance: 9.5, target: [0, 0.9, 0] };
+/** Close up: every instance in view is near (medium). */
+const NEAR = { yaw: 0, pitch: 8, distance: 2.5, target: [0, 0.9, 0] };
+/** Far away: every instance is small (low). */
+const FAR = { yaw: 0, pitch: 20, distance: 30, target: [0, 0.9, 0] };
+
+/** info().lod. */
+interface LodInfo {
+  status: string;
+  levels: { detail: string; from: number; to: number | null }[];
+}
+
+function camera(c: typeof MIXED): string {
+  return `${c.yaw},${c.pitch},${c.distance},${c.target.join(',')}`;
+}
+
+/** The last frame's figures: stats() takes them at the end of each one-second window, so one more window is drawn first. */
+async function figures(page: Page): Promise<{ perLevel: number[]; draws: number }> {
+  await page.waitForTimeout(1100);
+  await page.evaluate(() => window.skinlab.set({}));
+  const s = await page.evaluate(() => window.skinlab.stats());
+  return { perLevel: s.instancesPerLevel, draws: s.meshDrawCalls };
+}
+
+/** Turns LOD back on (lod=0 released the lighter levels) at camera `c` and waits for them to load again. */
+async function lodOn(page: Page, c: string): Promise<void> {
+  await page.evaluate((cam) => window.skinlab.set({ lod: 1, camera: cam }), c);
+  await page.waitForFunction(() => (window.skinlab.info().lod as LodInfo).status === 'ready', null, { timeout: 40_000 });
+  await page.evaluate(() => window.skinlab.set({}));
+}
+
+async function shot(page: Page): Promise<Buffer> {
+  return page.locator('#view').screenshot();
+}
+
+test('far instances draw the low level once it has loaded, one draw per subset per level', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 320, height: 240 });
+  const con = watchConsole(page);
+  await openApp(page, `${QUERY}&camera=${camera(MIXED)}`);
+  await page.waitForFunction(() => (window.skinlab.info().lod as LodInfo).status !== 'loading', null, { timeout: 40_000 });
+  const info = await page.evaluate(() => window.skinlab.info());
+  expect((info.lod as LodInfo).status).toBe('ready');
+  await page.evaluate(() => window.skinlab.set({}));
+  const lod = (await page.evaluate(() => window.skinlab.info().lod)) as LodInfo;
+  expect(lod.levels.map((l) => l.detail)).toEqual(['medium', 'low']);
+  expect(lod.levels[0].to).toBeGreaterThan(0);
+  const mixed = await figures(page);
+  console.log(`[crowd-lod] mixed view: instances per level ${mixed.perLevel.join(' + ')}, ${mixed.draws} mesh draws; switch at ${lod.levels[0].to} model units, camera ${JSON.stringify(info.camera)}`);
+  expect(mixed.perLevel.length).toBe(2);
+  expect(mixed.perLevel[0]).toBeGreaterThan(0);
+  expect(mixed.perLevel[1]).toBeGreaterThan(0);
+  const mixedOn = await shot(page);
+  await page.evaluate(() => window.skinlab.set({ lod: 0 }));
+  const mixedOff = await shot(page);
+  expect((await figures(page)).perLevel.length).toBe(1);
+  const share = pixelDifference(mixedOn, mixedOff);
+  console.log(`[crowd-lod] lod=1 and lod=0 differ in ${(share * 100).toFixed(2)} % of the pixels`);
+  expect(share).toBeGreaterThan(0);
+  expect(share).toBeLessThan(0.02);
+
+  // Draws: every figure near → medium's subsets; every figure far → low's; the mixed view → both.
+  await lodOn(page, camera(NEAR));
+  const near = await figures(page);
+  expect(near.perLevel[1]).toBe(0);
+  const nearOn = await shot(page);
+  await page.evaluate(() => window.skinlab.set({ lod: 0 }));
+  expect(pixelDifference(nearOn, await shot(page), 0)).toBe(0);
+  await lodOn(page, camera(FAR));
+  const far = await figures(page);
+  expect(far.perLevel[0]).toBe(0);
+  expect(far.perLevel[1]).toBe(9);
+  console.log(`[crowd-lod] mesh draws: near ${near.draws}, far ${far.draws}, mixed ${mixed.draws}`);
+  expect(mixed.draws).toBe(near.draws + far.draws);
+  expect(con.errors).toEqual([]);
+});
