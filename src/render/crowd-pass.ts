@@ -1,7 +1,5 @@
-import type * as twgl from 'twgl.js';
 import type { AnimPlayer } from '../anim/player.ts';
-import type { Defines, ProgramCache } from '../gpu/programs.ts';
-import { UniformBinding } from '../gpu/uniforms.ts';
+import type { ProgramCache } from '../gpu/programs.ts';
 import { clampInfluences } from '../techniques/influences.ts';
 import { subsetDraws } from '../techniques/mesh-state.ts';
 import type { DrawRange } from '../techniques/technique.ts';
@@ -11,37 +9,21 @@ import { crowdHalfExtent } from './crowd-layout.ts';
 import { CrowdInstanceData } from './crowd-instance-data.ts';
 import { CrowdInstances } from '../gpu/crowd-instances.ts';
 import type { Scene } from '../model/types.ts';
-import { CrowdLodLevel, levelMismatch } from './crowd-lod-level.ts';
-import { lodDistances, MAX_LOD_LEVELS } from './crowd-lod.ts';
+import { CrowdLodSet } from './crowd-lod-set.ts';
+import { BAKE_CLIPS, crowdVariant, type CrowdVariant } from './crowd-programs.ts';
 import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
-import { bindShadowSampler, type ShadowMap } from './shadow-map.ts';
+import type { ShadowMap } from './shadow-map.ts';
 import { crowdBox, type ShadowPass } from './shadow-pass.ts';
 import { wanderHalfExtent } from '../anim/wander-gait.ts';
 
-/** Crowd mode's programs for one influence count and shadow setting, and their uniform bindings. */
-interface CrowdVariant {
-  influences: number;
-  shadows: boolean;
-  baked: boolean;
-  lit: twgl.ProgramInfo;
-  litFrame: UniformBinding<SceneUniforms['frame']>;
-  litMaterial: UniformBinding<SceneUniforms['material']>;
-  litCrowd: UniformBinding<CrowdPass['crowdUniforms']>;
-  /** The instanced caster program (the crowd's own skinning + lit.frag's depth-only path); null without shadows. */
-  caster: twgl.ProgramInfo | null;
-  casterFrame: UniformBinding<SceneUniforms['frame']> | null;
-  casterMaterial: UniformBinding<SceneUniforms['material']> | null;
-  casterCrowd: UniformBinding<CrowdPass['crowdUniforms']> | null;
-}
+export { BAKE_CLIPS } from './crowd-programs.ts';
 
 const _boxMin = new Float32Array(3);
 const _boxMax = new Float32Array(3);
 const _halfExtent = [0, 0];
-/** Clips the baked path's vertex stage can address (u_bakeClips); a model's later clips draw on the cpu path. */
-export const BAKE_CLIPS = 32;
 /** Sphere of a frame that is never culled (no clip, or the bind pose). */
 const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
 
@@ -93,17 +75,8 @@ export class CrowdPass {
   private readonly crowdUniforms = { u_crowdSlots: 1, u_crowdBase: 0, u_crowdTime: 0, u_crowdBindPose: 0, u_bakeClips: new Float32Array(4 * BAKE_CLIPS) };
   /** The path the last crowd frame drew ('' before any). */
   lastPath = '';
-  /** Distance LOD: the lighter levels handed over (scenes, not yet uploaded), their model, and the chosen level's index and name. */
-  private pendingLevels: { detail: string; scene: Scene }[] | null = null;
-  private levelsOf: ModelGpu | null = null;
-  private chosenIndex = 0;
-  private chosenDetail = '';
-  /** The lighter levels on the GPU (drawn level 1, 2 …), for levelsOf. */
-  private levels: CrowdLodLevel[] = [];
-  /** The last crowd frame's drawn levels (1: no LOD) and switch distances (model units), for info().lod. */
-  lodLevelsDrawn = 1;
-  readonly lodSwitches = new Float32Array(MAX_LOD_LEVELS - 1);
-  private readonly lodSwitches2 = new Float32Array(MAX_LOD_LEVELS - 1);
+  /** Distance LOD: the lighter detail levels of the model and the last frame's levels (crowd-lod-set.ts). */
+  private readonly lod: CrowdLodSet;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -114,7 +87,9 @@ export class CrowdPass {
     private readonly shadowPass: ShadowPass,
     private readonly shadowMap: ShadowMap,
     private readonly clear: () => void,
-  ) {}
+  ) {
+    this.lod = new CrowdLodSet(gl, maxTextureSize);
+  }
 
   /** The CrowdModel is of a model other than `model` (which may be disposed already). */
   holdsOther(model: ModelGpu): boolean {
@@ -128,61 +103,33 @@ export class CrowdPass {
    */
   setLevels(model: ModelGpu | null, chosenIndex: number, chosenDetail: string, levels: { detail: string; scene: Scene }[] | null): void {
     this.releaseLevels();
-    if (model === null || levels === null || levels.length === 0) return;
-    this.levelsOf = model;
-    this.pendingLevels = levels;
-    this.chosenIndex = chosenIndex;
-    this.chosenDetail = chosenDetail;
+    if (model !== null && levels !== null && levels.length > 0) this.lod.set(model, chosenIndex, chosenDetail, levels);
   }
 
   /** Lighter levels are held (handed over or uploaded). */
   get hasLevels(): boolean {
-    return this.levelsOf !== null;
+    return this.lod.of !== null;
+  }
+
+  /** The last crowd frame's drawn levels (1: no LOD). */
+  get lodLevelsDrawn(): number {
+    return this.lod.drawn;
+  }
+
+  /** The switch distances of the last crowd frame's levels (model units). */
+  get lodSwitches(): Float32Array {
+    return this.lod.switches;
   }
 
   /** The detail levels the last crowd frame drew, nearest first, and where each ends (model units; null for the last: no end). Allocates. */
   levelFacts(): { details: string[]; to: (number | null)[] } {
-    const details = [this.chosenDetail];
-    const to: (number | null)[] = [];
-    for (let l = 1; l < this.lodLevelsDrawn; l++) details.push(this.levels[l - 1]!.detail);
-    for (let l = 0; l < this.lodLevelsDrawn - 1; l++) to.push(Number(this.lodSwitches[l]!.toFixed(3)));
-    to.push(null);
-    return { details, to };
+    return this.lod.facts();
   }
 
   /** Frees the lighter levels (GPU and scenes). */
   releaseLevels(): void {
-    for (const l of this.levels) l.dispose();
-    this.levels = [];
-    this.pendingLevels = null;
-    this.levelsOf = null;
-    this.chosenDetail = '';
-    this.lodLevelsDrawn = 1;
+    this.lod.release();
     this.instances?.setLevels([]);
-  }
-
-  /** Uploads the handed-over levels of `model` (one-time work); drops a level the crowd cannot draw, and every lighter one after it. */
-  private uploadLevels(model: ModelGpu): void {
-    const pending = this.pendingLevels;
-    if (pending === null || this.levelsOf !== model) return;
-    this.pendingLevels = null;
-    const bake = this.crowdModel!.bake();
-    for (const p of pending) {
-      const why = levelMismatch(model.scene, p.scene);
-      if (why !== null) {
-        console.warn(`crowd LOD: detail ${p.detail} not used: ${why}`);
-        break;
-      }
-      const level = new CrowdLodLevel(this.gl, p.detail, p.scene, model.scene, this.maxTextureSize);
-      const own = level.bake()?.bake();
-      if (own && (own.clips.length !== bake.clips.length || own.clips.some((c, i) => c.first !== bake.clips[i]!.first || c.frames !== bake.clips[i]!.frames))) {
-        console.warn(`crowd LOD: detail ${p.detail} not used: its baked frames differ`);
-        level.dispose();
-        break;
-      }
-      this.levels.push(level);
-    }
-    this.instances!.setLevels(this.levels.map((l) => l.meshes));
   }
 
   /** Frees the palette texture and the lighter levels (rebuilt on the next crowd frame; the levels when handed over again). */
@@ -228,28 +175,7 @@ export class CrowdPass {
   private programsFor(influences: number, shadows: boolean, baked: boolean): CrowdVariant {
     const c = this.variant;
     if (c && c.influences === influences && c.shadows === shadows && c.baked === baked) return c;
-    const defines: Defines = baked
-      ? { PALETTE_TEXTURE: true, CROWD: true, CROWD_BAKED: true, BAKE_CLIPS, INFLUENCES: influences }
-      : { PALETTE_TEXTURE: true, CROWD: true, INFLUENCES: influences };
-    const lit = this.programs.get('skinned.vert', 'lit.frag', shadows ? { ...defines, SHADOW_RECEIVE: true } : defines);
-    if (shadows) bindShadowSampler(this.gl, lit.program);
-    const caster = shadows ? this.programs.get('skinned.vert', 'lit.frag', { ...defines, SHADOW_DEPTH: true }) : null;
-    const u = this.uniforms;
-    const v: CrowdVariant = {
-      influences,
-      shadows,
-      baked,
-      lit,
-      litFrame: new UniformBinding(lit, u.frame),
-      litMaterial: new UniformBinding(lit, u.material),
-      litCrowd: new UniformBinding(lit, this.crowdUniforms),
-      caster,
-      casterFrame: caster ? new UniformBinding(caster, u.frame) : null,
-      casterMaterial: caster ? new UniformBinding(caster, u.material) : null,
-      casterCrowd: caster ? new UniformBinding(caster, this.crowdUniforms) : null,
-    };
-    this.variant = v;
-    return v;
+    return (this.variant = crowdVariant(this.gl, this.programs, this.uniforms, this.crowdUniforms, influences, shadows, baked));
   }
 
   render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures, shadows: boolean): void {
@@ -271,14 +197,14 @@ export class CrowdPass {
       opts.crowdPath === 'baked' && !opts.wander && clip >= 0 && clip < BAKE_CLIPS && crowd.bakeTexture !== null && crowd.bakeTexture.fits;
     const count = baked ? Math.max(1, opts.crowd) : crowd.fit(opts.crowd);
     const v = this.programsFor(clampInfluences(opts.influences), shadows, baked);
-    const uploading = this.pendingLevels !== null && this.levelsOf === model;
-    if (uploading) this.uploadLevels(model);
+    const uploading = this.lod.pendingFor(model);
+    if (uploading) this.lod.upload(model, bake, this.instances!);
     if (fresh || uploading || this.programs.size !== compiled) {
       out.setupUs = (performance.now() - s0) * 1000;
       out.setupWhat = fresh
         ? `crowd bake (${bake.frameCount} frames, ${crowd.bakeTexture?.bytes ?? 0} bytes) and palette texture`
         : uploading
-          ? `crowd LOD levels (${this.levels.map((l) => l.detail).join(', ')})`
+          ? `crowd LOD levels (${this.lod.levels.map((l) => l.detail).join(', ')})`
           : 'crowd programs';
     }
     const t0 = performance.now();
@@ -297,16 +223,9 @@ export class CrowdPass {
     f.duration = player.duration;
     f.all = v.caster !== null;
     // Distance LOD: the baked path with lighter levels of this model uploaded, switch distances from the projection.
-    const levels = baked && opts.lod && this.levelsOf === model ? 1 + this.levels.length : 1;
-    let drawn = 1;
-    if (levels > 1) {
-      const height = Math.max(1e-6, model.framing.max[1]! - model.framing.min[1]!);
-      drawn = Math.min(levels, lodDistances(this.chosenIndex, height, camera.fovYDeg, this.gl.drawingBufferHeight, this.lodSwitches));
-      for (let l = 0; l < drawn - 1; l++) this.lodSwitches2[l] = this.lodSwitches[l]! * this.lodSwitches[l]!;
-    }
-    this.lodLevelsDrawn = drawn;
-    f.lodLevels = drawn;
-    f.lodSwitches2 = this.lodSwitches2;
+    const height = Math.max(1e-6, model.framing.max[1]! - model.framing.min[1]!);
+    f.lodLevels = this.lod.frame(model, baked && opts.lod, height, camera.fovYDeg, this.gl.drawingBufferHeight);
+    f.lodSwitches2 = this.lod.switches2;
     f.eye = camera.position;
     const data = this.instanceData;
     const instanceBytes = data.update(this.instances!, f);
@@ -377,7 +296,7 @@ export class CrowdPass {
     }
     out.passes++;
     out.skinnedVertices += vertices * (starts[1]! - starts[0]!);
-    for (let l = 1; l < data.levels; l++) out.skinnedVertices += this.levels[l - 1]!.vertexCount * (starts[l + 1]! - starts[l]!);
+    for (let l = 1; l < data.levels; l++) out.skinnedVertices += this.lod.levels[l - 1]!.vertexCount * (starts[l + 1]! - starts[l]!);
     gl.disable(gl.CULL_FACE);
     gl.bindVertexArray(null);
   }
@@ -425,7 +344,7 @@ export class CrowdPass {
    */
   private drawLevel(model: ModelGpu, chosen: CrowdModel, v: CrowdVariant, level: number, first: number, count: number, out: FrameFigures, round: number, texture: { bind(): void }): void {
     if (count === 0) return;
-    const lod = level === 0 ? null : this.levels[level - 1]!;
+    const lod = level === 0 ? null : this.lod.levels[level - 1]!;
     const own = lod?.bake() ?? null;
     if (own) own.bakeTexture!.bind();
     this.drawInstances(model, own ?? chosen, v, count, out, round, level, first, lod === null ? this.crowdDraws : lod.draws);

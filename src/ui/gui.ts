@@ -6,7 +6,7 @@ import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { MORPH_PATHS } from '../anim/morph.ts';
 import { formatMorph } from '../app/state.ts';
-import { MAX_CROWD } from '../render/crowd-layout.ts';
+import { addCrowdControls } from './crowd-controls.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
 import { mountExportGlb } from './export-glb.ts';
@@ -83,7 +83,6 @@ export class Panel {
   private readonly techniqueCtl: Controller;
   private readonly paletteCtl: Controller;
   private readonly viewCtl: Controller;
-  private readonly crowdCtl: Controller;
   private readonly render: GUI;
   /** The weights view's bone menu: rebuilt per model, shown with that view only. */
   private boneCtl: Controller | null = null;
@@ -170,19 +169,7 @@ export class Panel {
     render.add(p, 'shadows').name('shadows  (D)').onChange((v: boolean) => {
       app.state.shadows = v;
     }).domElement.title = "The key light's shadow map: the character shadows the floor and itself (every technique casts with its own skinning; one more pass over the meshes)";
-    this.crowdCtl = render.add(p, 'crowd', 1, MAX_CROWD, 1).name('crowd (instanced)').onFinishChange((v: number) => {
-      void app.set({ crowd: v });
-    });
-    this.crowdCtl.domElement.title = 'Instances of the character, each at its own phase: one instanced draw per subset with every palette in one texture (technique menu and view ignored, morph targets not applied)';
-    render.add(p, 'crowdPath', ['baked', 'cpu']).name('crowd path').onChange((v: string) => {
-      void app.set({ crowdPath: v });
-    }).domElement.title = 'baked: every clip\'s palettes baked once, each instance blends two baked frames at its own time in the vertex shader (no per-frame palette work); cpu: every visible instance\'s palette built and uploaded each frame (wander always uses it)';
-    render.add(p, 'cull').name('crowd culling').onChange((v: boolean) => {
-      void app.set({ cull: v });
-    }).domElement.title = 'Leave out crowd instances whose bounding sphere is outside the view (the shadow casters are never culled)';
-    render.add(p, 'lod').name('crowd LOD').onChange((v: boolean) => {
-      void app.set({ lod: v });
-    }).domElement.title = 'Distance LOD for a model with detail levels (Dawn): far instances draw the lighter levels, loaded in the background (baked path)';
+    addCrowdControls(render, p, app);
     render.add(p, 'frame').name('Frame model  (F)');
 
     // Morph targets (GPU Gems ch. 4, Dawn): path, expression track, presets, slot readout, then the sliders.

@@ -1,0 +1,33 @@
+import type { Controller, GUI } from 'lil-gui';
+import type { App } from '../app/app.ts';
+import { MAX_CROWD } from '../render/crowd-layout.ts';
+
+/** The panel's crowd values (the Panel's proxy object). */
+interface CrowdProxy {
+  crowd: number;
+  crowdPath: string;
+  cull: boolean;
+  lod: boolean;
+}
+
+/**
+ * The Rendering folder's crowd controls: the instance count, the crowd path, culling and the distance LOD,
+ * each setting the app's state through `app.set` (docs/crowds.md says what they do); the panel's proxy
+ * keeps their values in step with the state. Returns the count slider.
+ */
+export function addCrowdControls(folder: GUI, p: CrowdProxy, app: App): Controller {
+  const crowd = folder.add(p, 'crowd', 1, MAX_CROWD, 1).name('crowd (instanced)').onFinishChange((v: number) => {
+    void app.set({ crowd: v });
+  });
+  crowd.domElement.title = 'Instances of the character, each at its own phase: one instanced draw per subset (technique menu and view ignored, morph targets not applied)';
+  folder.add(p, 'crowdPath', ['baked', 'cpu']).name('crowd path').onChange((v: string) => {
+    void app.set({ crowdPath: v });
+  }).domElement.title = 'baked: every clip\'s palettes baked once, each instance blends two baked frames at its own time in the vertex shader (no per-frame palette work); cpu: every visible instance\'s palette built and uploaded each frame (wander always uses it)';
+  folder.add(p, 'cull').name('crowd culling').onChange((v: boolean) => {
+    void app.set({ cull: v });
+  }).domElement.title = 'Leave out crowd instances whose bounding sphere is outside the view (the shadow casters are never culled)';
+  folder.add(p, 'lod').name('crowd LOD').onChange((v: boolean) => {
+    void app.set({ lod: v });
+  }).domElement.title = 'Distance LOD for a model with detail levels (Dawn): far instances draw the lighter levels, loaded in the background (baked path)';
+  return crowd;
+}
