@@ -204,21 +204,21 @@ test.describe('big files', () => {
     expect(con.errors).toEqual([]);
   });
 
-  test('dawn-high (42 MB) parses off the page thread, and on it when no worker can start', async ({ page, context }) => {
+  test('dawn-medium (18 MB) parses off the page thread, and on it when no worker can start', async ({ page, context }) => {
     test.setTimeout(180_000);
     await countFrames(page);
     const con = watchConsole(page);
     await openApp(page, '');
     const during = framesWhileParsing(page);
-    await page.evaluate(() => void window.skinlab.set({ model: 'dawn', detail: 'high' }));
+    await page.evaluate(() => void window.skinlab.set({ model: 'dawn', detail: 'medium' }));
     const worker = await during;
     await waitState(page, 'ready');
     const info = await page.evaluate(() => window.skinlab.info());
-    expect(info.detail).toBe('high');
+    expect(info.detail).toBe('medium');
     const parse = info.parse as { where: string; parseMs: number; totalMs: number; bytes: number };
     expect(parse.where).toBe('worker');
-    expect(parse.bytes).toBeGreaterThan(40e6);
-    expect(worker.text).toMatch(/^Parsing dawn-high\.m3d… \(40\.\d MiB\)/);
+    expect(parse.bytes).toBeGreaterThan(17e6);
+    expect(worker.text).toMatch(/^Parsing dawn-medium\.m3d… \(17\.\d MiB\)/);
     const workerFps = (worker.frames * 1000) / worker.ms;
     expect(worker.frames, `frames drawn while the worker parsed (${worker.frames} in ${worker.ms.toFixed(0)} ms)`).toBeGreaterThanOrEqual(1);
 
@@ -229,7 +229,7 @@ test.describe('big files', () => {
     const con2 = watchConsole(blocked);
     await openApp(blocked, '');
     const duringMain = framesWhileParsing(blocked);
-    await blocked.evaluate(() => void window.skinlab.set({ model: 'dawn', detail: 'high' }));
+    await blocked.evaluate(() => void window.skinlab.set({ model: 'dawn', detail: 'medium' }));
     const main = await duringMain;
     await waitState(blocked, 'ready');
     const info2 = await blocked.evaluate(() => window.skinlab.info());
@@ -240,7 +240,7 @@ test.describe('big files', () => {
     test.info().annotations.push({
       type: 'figures',
       description:
-        `dawn-high: worker parse ${parse.parseMs.toFixed(0)} ms (${parse.totalMs.toFixed(0)} ms with start and transfer), ` +
+        `dawn-medium: worker parse ${parse.parseMs.toFixed(0)} ms (${parse.totalMs.toFixed(0)} ms with start and transfer), ` +
         `${workerFps.toFixed(1)} fps meanwhile; main thread parse ${parse2.parseMs.toFixed(0)} ms, ${mainFps.toFixed(1)} fps meanwhile`,
     });
     console.log(test.info().annotations.at(-1)!.description);

@@ -194,11 +194,14 @@ test('costs per technique (draws, groups, duplicated vertices, uploads, frame ti
   // test) short. Frame times here are indicative only; `npm run bench` measures them properly.
   await page.setViewportSize({ width: 320, height: 240 });
   const table: Record<string, unknown>[] = [];
-  for (const model of MODELS) {
+  // The Walker (an .x-style generated rig) and the Fox (glTF); tiny draws like the Walker here.
+  const models = MODELS.filter((m) => m.id !== 'tiny');
+  for (const model of models) {
     await openModel(page, model.id, 'gui=0');
     for (const id of ALL) {
       await page.evaluate((id) => window.skinlab.set({ technique: id }), id);
-      await page.waitForTimeout(1300);
+      // stats() averages the last second: a second after the switch it holds this technique's frames only.
+      await page.waitForTimeout(1100);
       const s = await page.evaluate(() => window.skinlab.stats());
       expect(s.technique, `${model.id}: technique ${id} fell back`).toBe(id);
       const frameMs = await page.evaluate(() => window.skinlab.benchFrames(5));
@@ -222,6 +225,6 @@ test('costs per technique (draws, groups, duplicated vertices, uploads, frame ti
   writeFileSync(`${OUT}/costs.json`, JSON.stringify(table, null, 2));
   console.table(table);
   // Every model × every technique, each drawn (no failed load or switch left out of the table).
-  expect(table.map((r) => `${r.model}/${r.technique}`)).toEqual(MODELS.flatMap((m) => ALL.map((id) => `${m.id}/${id}`)));
+  expect(table.map((r) => `${r.model}/${r.technique}`)).toEqual(models.flatMap((m) => ALL.map((id) => `${m.id}/${id}`)));
   for (const r of table) expect(r.drawCalls, `${r.model}/${r.technique} draws`).toBeGreaterThan(0);
 });
