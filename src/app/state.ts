@@ -184,6 +184,13 @@ export function formatMorph(morph: Readonly<Record<string, number>>): string {
     .join(',');
 }
 
+/** An on/off value that must be one: `1`, `true` or empty (the bare key) is on, `0` or `false` off; null for anything else. */
+function parseSwitch(value: string, raw: unknown): boolean | null {
+  if (value === '0' || value === 'false' || raw === false) return false;
+  if (value === '1' || value === 'true' || raw === true || value === '') return true;
+  return null;
+}
+
 /**
  * Applies query-style parameters to a state. Returns one message per bad value (the value is then left
  * as it was). Unknown keys are ignored. `detail` is checked against the model's levels by the app. `morph` names are checked against the loaded model by the app. `palette` is checked here for form only; the app checks its range
@@ -306,16 +313,18 @@ export function applyParams(state: AppState, params: Record<string, string | num
         if (!(CROWD_PATHS as readonly string[]).includes(value)) bad(key, raw, `unknown crowd path; one of ${CROWD_PATHS.join(', ')}`);
         else state.crowdPath = value as CrowdPath;
         break;
-      case 'cull':
-        if (value === '0' || value === 'false' || raw === false) state.cull = false;
-        else if (value === '1' || value === 'true' || raw === true || value === '') state.cull = true;
-        else bad(key, raw, 'expected 1 (cull crowd instances outside the view, default) or 0');
+      case 'cull': {
+        const on = parseSwitch(value, raw);
+        if (on === null) bad(key, raw, 'expected 1 (cull crowd instances outside the view, default) or 0');
+        else state.cull = on;
         break;
-      case 'lod':
-        if (value === '0' || value === 'false' || raw === false) state.lod = false;
-        else if (value === '1' || value === 'true' || raw === true || value === '') state.lod = true;
-        else bad(key, raw, 'expected 1 (distance LOD in crowds of a model with detail levels, default) or 0');
+      }
+      case 'lod': {
+        const on = parseSwitch(value, raw);
+        if (on === null) bad(key, raw, 'expected 1 (distance LOD in crowds of a model with detail levels, default) or 0');
+        else state.lod = on;
         break;
+      }
       case 'wander':
         state.wander = value === '1' || value === 'true' || raw === true;
         break;
@@ -328,11 +337,12 @@ export function applyParams(state: AppState, params: Record<string, string | num
       case 'grid':
         state.grid = !(value === '0' || value === 'false' || raw === false);
         break;
-      case 'shadows':
-        if (value === '0' || value === 'false' || raw === false) state.shadows = false;
-        else if (value === '1' || value === 'true' || raw === true || value === '') state.shadows = true;
-        else bad(key, raw, 'expected 1 (the key light casts shadows, default) or 0');
+      case 'shadows': {
+        const on = parseSwitch(value, raw);
+        if (on === null) bad(key, raw, 'expected 1 (the key light casts shadows, default) or 0');
+        else state.shadows = on;
         break;
+      }
       case 'skeleton':
         state.skeleton = value === '1' || value === 'true' || raw === true;
         break;

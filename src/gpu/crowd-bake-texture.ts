@@ -1,5 +1,5 @@
 import type { CrowdBake } from '../anim/crowd-bake.ts';
-import { PALETTE_TEXTURE_ROW_SLOTS, PALETTE_TEXTURE_UNIT } from './palette-texture.ts';
+import { bindPaletteTexture, PALETTE_TEXTURE_ROW_SLOTS } from './palette-texture.ts';
 
 /**
  * The baked crowd's palettes (anim/crowd-bake.ts) in one RGBA32F texture, uploaded once when built and
@@ -38,10 +38,7 @@ export class CrowdBakeTexture {
   }
 
   bind(): void {
-    const gl = this.gl;
-    gl.activeTexture(gl.TEXTURE0 + PALETTE_TEXTURE_UNIT);
-    gl.bindTexture(gl.TEXTURE_2D, this.texture);
-    gl.activeTexture(gl.TEXTURE0);
+    bindPaletteTexture(this.gl, this.texture);
   }
 
   dispose(): void {

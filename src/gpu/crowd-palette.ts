@@ -1,4 +1,4 @@
-import { PALETTE_TEXTURE_ROW_SLOTS, PALETTE_TEXTURE_UNIT } from './palette-texture.ts';
+import { bindPaletteTexture, PALETTE_TEXTURE_ROW_SLOTS } from './palette-texture.ts';
 
 /**
  * Every crowd instance's skin palettes in ONE RGBA32F texture read with texelFetch (skin_pars.glsl
@@ -66,10 +66,7 @@ export class CrowdPalette {
   }
 
   bind(): void {
-    const gl = this.gl;
-    gl.activeTexture(gl.TEXTURE0 + PALETTE_TEXTURE_UNIT);
-    gl.bindTexture(gl.TEXTURE_2D, this.texture);
-    gl.activeTexture(gl.TEXTURE0);
+    bindPaletteTexture(this.gl, this.texture);
   }
 
   dispose(): void {

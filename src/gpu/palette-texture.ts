@@ -8,6 +8,13 @@
 export const PALETTE_TEXTURE_UNIT = 7;
 export const PALETTE_TEXTURE_ROW_SLOTS = 256;
 
+/** Binds `texture` (a palette, a crowd's palettes or its bake) to PALETTE_TEXTURE_UNIT, leaving unit 0 active. */
+export function bindPaletteTexture(gl: WebGL2RenderingContext, texture: WebGLTexture | null): void {
+  gl.activeTexture(gl.TEXTURE0 + PALETTE_TEXTURE_UNIT);
+  gl.bindTexture(gl.TEXTURE_2D, texture);
+  gl.activeTexture(gl.TEXTURE0);
+}
+
 export class PaletteTexture {
   readonly data: Float32Array;
   readonly width: number;
@@ -40,10 +47,7 @@ export class PaletteTexture {
   }
 
   bind(): void {
-    const gl = this.gl;
-    gl.activeTexture(gl.TEXTURE0 + PALETTE_TEXTURE_UNIT);
-    gl.bindTexture(gl.TEXTURE_2D, this.texture);
-    gl.activeTexture(gl.TEXTURE0);
+    bindPaletteTexture(this.gl, this.texture);
   }
 
   dispose(): void {
