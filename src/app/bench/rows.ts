@@ -145,7 +145,8 @@ export function crowdRows(n: number, ours: readonly { path: string; w: WindowRes
   for (const o of ours) {
     const p = `crowd_${t}${o.path}_${n}`;
     rows.push({ name: `${p}_ratio_vs_threejs`, value: round(peer.wallMs / o.w.wallMs, 3), unit: 'x', note: 'three.js wall time per frame / ours (higher is better for us)' });
-    rows.push({ name: `${p}_submit_ratio_vs_threejs`, value: round(peer.submitMs / o.w.submitMs, 3), unit: 'x', note: 'three.js CPU submit time / ours' });
+    // A submit under the browser clock's tick reads 0: no ratio then (it would be infinite), the rows say both times.
+    if (o.w.submitMs > 0) rows.push({ name: `${p}_submit_ratio_vs_threejs`, value: round(peer.submitMs / o.w.submitMs, 3), unit: 'x', note: 'three.js CPU submit time / ours' });
     const g = ratioOf(peer, o.w);
     if (g.kind === 'gpu') rows.push({ name: `${p}_gpu_ratio_vs_threejs`, value: round(g.value, 3), unit: 'x', note: 'three.js GPU time per frame / ours' });
   }

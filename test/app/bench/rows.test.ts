@@ -80,6 +80,12 @@ describe('rows', () => {
     expect(get('crowd_baked_100_gpu_ratio_vs_threejs')).toBe(4);
     expect(rows.filter((r) => r.name.startsWith('crowd_threejs_100_frame_ms'))).toHaveLength(1);
   });
+  it('no submit ratio when our submit time is under the clock tick (0): never an infinite value', () => {
+    const rows = crowdRows(10, [{ path: 'baked', label: 'crowd', w: w(0.6, 0.5, 0) }], w(1.3, 0.4, 0.6), run);
+    expect(rows.map((r) => r.name)).not.toContain('crowd_baked_10_submit_ratio_vs_threejs');
+    expect(rows.find((r) => r.name === 'crowd_baked_10_ratio_vs_threejs')?.value).toBeCloseTo(1.3 / 0.6, 3);
+    for (const r of rows) expect(Number.isFinite(r.value), r.name).toBe(true);
+  });
   it('every value is a finite number', () => {
     const rows = [...techniqueRows('t', 't', [{ id: 'vs-hlsl', off: w(1, null), on: w(2, null) }], run), ...crowdRows(1, [{ path: 'cpu', label: 'x', w: w(1, null) }], null, run)];
     for (const r of rows) expect(Number.isFinite(r.value)).toBe(true);
