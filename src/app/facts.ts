@@ -160,8 +160,11 @@ export class Facts {
       lookAtChain: m?.lookAt ? m.lookAt.joints.map((j) => m.scene.skeleton.names[j.node] ?? String(j.node)) : [],
       wander: state.wander && state.crowd > 1,
       crowd: state.crowd,
-      /** Crowd mode's path actually drawn ('baked' or 'cpu'; wander draws 'cpu'), or null outside crowd mode; crowdPathNote says what it is. */
-      crowdPath: state.crowd > 1 ? ctx.renderer.crowdPath || state.crowdPath : null,
+      /**
+       * Crowd mode's path actually drawn ('baked' or 'cpu'; wander draws 'cpu'); outside crowd mode the path a
+       * crowd would draw (the `crowdPath` setting, 'cpu' with wander). crowdPathNote says what it is.
+       */
+      crowdPath: state.crowd > 1 ? ctx.renderer.crowdPath || state.crowdPath : state.wander ? 'cpu' : state.crowdPath,
       crowdPathWanted: state.crowdPath,
       cull: state.cull,
       crowdBake: ctx.renderer.crowdBake(),
