@@ -94,6 +94,7 @@ export function bakeCrowd(scene: Scene, maxRate = BAKE_RATE, measureBounds = tru
   }
   const palettes = new Float32Array(frameCount * slotsPerFrame * 16);
   const spheres = new Float32Array(clips.length * 4);
+  // Crowds draw no morph targets (render/crowd.ts), so the spheres bound the unmorphed poses they draw.
   const player = new AnimPlayer(scene.skeleton, scene.clips);
   const set = new PaletteSet(scene.meshes);
   const bounds = measureBounds ? new PosedBounds(scene) : null;

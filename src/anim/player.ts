@@ -37,7 +37,7 @@
  *   else the rest weight. resetMorphs() puts every target back to "from track".
  */
 
-import type { Clip, Skeleton, SkinnedMesh } from '../model/types.ts';
+import type { Clip, Scene, Skeleton, SkinnedMesh } from '../model/types.ts';
 import { AnimController, controllerStep } from './controller/controller.ts';
 
 const PLAYER_TRACKS = 8;
@@ -78,6 +78,15 @@ export class AnimPlayer {
   /** The speed sign and loop flag last given to the tracks. */
   private appliedSign = 1;
   private appliedLoop = true;
+
+  /**
+   * The player of a whole scene, posed as the page draws it: its clips, and its morph targets at their rest
+   * weights with the clips' morph tracks playing. Every caller that poses a scene for what a user sees
+   * (framing, `inspect --t`, the page's loader) builds its player here, so none forgets the morph targets.
+   */
+  static forScene(scene: Pick<Scene, 'skeleton' | 'clips' | 'morphTargets' | 'morphDefaults'>): AnimPlayer {
+    return new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length, scene.morphDefaults);
+  }
 
   /** `morphDefaults`: the targets' rest weights (Scene.morphDefaults); absent or short: 0. */
   constructor(skeleton: Skeleton, clips: readonly Clip[], morphTargetCount = 0, morphDefaults?: ArrayLike<number>) {

@@ -28,7 +28,7 @@ export function animatedFraming(scene: Scene): Framing {
   const poseMin = [0, 0, 0];
   const poseMax = [0, 0, 0];
   // Morphed as the page draws it: targets at their rest weights, clips' morph tracks playing.
-  const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length, scene.morphDefaults);
+  const player = AnimPlayer.forScene(scene);
   const bounds = new PosedBounds(scene);
   const grow = (): void => {
     player.evaluate();

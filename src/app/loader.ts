@@ -106,7 +106,7 @@ export class ModelLoader {
       this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
       const framing = animatedFraming(scene);
-      const player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length, scene.morphDefaults);
+      const player = AnimPlayer.forScene(scene);
       addFootstepKeys(player.controller, scene);
       view.progress(`Preparing ${source.name} for the GPU…`);
       // Images the file carries (glTF) are used before any companion file of the same name.

@@ -24,7 +24,8 @@ export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX 
                      \`tracks\` syntax: CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],...
                      (e.g. "Walk,Wave"); each track's time is t x its speed
   --validate         glTF only: run Khronos glTF-Validator and print its counts of errors, warnings,
-                     infos and hints, with the first messages and their JSON pointers (exit 0 once it ran)`;
+                     infos and hints, with the first messages and their JSON pointers; exits 1 when
+                     it reports errors, 0 when it reports none (warnings alone: 0), so it can gate CI`;
 
 const USAGE_LINE = INSPECT_USAGE.split('\n')[0]!;
 

@@ -78,16 +78,33 @@ describe('inspect on glTF', () => {
     writeFileSync(join(dir, 'loop.gltf'), JSON.stringify(json));
     const r = inspect(join(dir, 'loop.gltf'), '--validate', '--json');
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.status, 'errors fail the command, so it can gate a CI job').toBe(1);
     const v = JSON.parse(r.stdout);
     expect(v.errors).toBeGreaterThan(0);
     expect(v).toMatchObject({ warnings: expect.any(Number), infos: expect.any(Number), hints: expect.any(Number) });
     expect(v.messages).toContainEqual({ severity: 'error', code: 'NODE_LOOP', message: expect.any(String), where: '/nodes/0' });
-    const clean = JSON.parse(inspect(quantizedCopy('AnimatedMorphCube.bin'), '--validate', '--json').stdout);
+    const cleanRun = inspect(quantizedCopy('AnimatedMorphCube.bin'), '--validate', '--json');
+    const clean = JSON.parse(cleanRun.stdout);
     expect(clean.errors).toBe(0);
+    expect(cleanRun.status).toBe(0);
     const table = inspect(join(dir, 'loop.gltf'), '--validate');
+    expect(table.status).toBe(1);
     expect(table.stdout).toMatch(/loop\.gltf: glTF-Validator [\d.a-z-]+: \d+ errors, \d+ warnings, \d+ infos, \d+ hints\n {2}error {3}[A-Z_]+ at \//);
     expect(table.stdout).toContain('  error   NODE_LOOP at /nodes/0: ');
+  });
+
+  it('--validate exits 0 on warnings alone', () => {
+    // The skinned node given a translation: the validator warns (NODE_SKINNED_MESH_LOCAL_TRANSFORMS), no error.
+    const dir = mkdtempSync(join(tmpdir(), 'skinlab-gltf-'));
+    const json = JSON.parse(readFileSync(join(SEEDS, 'SimpleSkin.gltf'), 'utf8'));
+    json.nodes[0].translation = [1, 0, 0];
+    writeFileSync(join(dir, 'moved.gltf'), JSON.stringify(json));
+    const r = inspect(join(dir, 'moved.gltf'), '--validate', '--json');
+    const v = JSON.parse(r.stdout);
+    expect(v.errors).toBe(0);
+    expect(v.warnings).toBeGreaterThan(0);
+    expect(v.messages).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'NODE_SKINNED_MESH_LOCAL_TRANSFORMS' }));
+    expect(r.status).toBe(0);
   });
 
   it('--validate on a file that is not glTF is one clear error line', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AnimController } from '../../src/anim/controller/controller.ts';
 import { PosedBounds } from '../../src/anim/posed-bounds.ts';
-import { summarise } from '../../src/cli/inspect.ts';
+import { summarise } from '../../src/cli/inspect-summary.ts';
 import { loadModel } from '../../src/loaders/load-model.ts';
 
 const TINY4 = 'public/models/tiny/tiny_4anim.x';
