@@ -1,16 +1,19 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { summarise } from '../../src/cli/inspect-summary.ts';
 import { gltfResources, readModelInput } from '../../src/cli/model-files.ts';
 import { loadModelAsync } from '../../src/loaders/load-model.ts';
-import { describeGltfCorpus, GLTF_CORPUS_DIR, gltfOracle, HAVE_GLTF_CORPUS, type Box } from '../loaders/gltf/gltf-corpus.ts';
+import { describeGltfCorpus, GLTF_CORPUS_DIR, gltfOracle, HAVE_GLTF_CORPUS, type Box, type GltfOracleEntry } from '../loaders/gltf/gltf-corpus.ts';
 
 /**
  * `inspect --t` on every glTF file of the shared corpus agrees with three.js's GLTFLoader (ORACLE.json): the
  * file read as the command reads it (its folder's companions through model-files.ts), posed by the command's
  * own summary code at the oracle's three times of each of its first two animations (files without one: the
  * rest pose), every vertex of every mesh — skinned, and morphed by default and animated weights first.
+ * The same for the three characters of ../shared/corpus-materials (Parrot's morph animation, facecap's 52
+ * targets) when that folder is there (MATERIALS_CORPUS_DIR; skipped with a message when it is not).
  *
  * Tolerance: 0.5 % of the rest box's diagonal per box face. The loader's own oracle test holds 2e-4 on the
  * same files (test/loaders/gltf/oracle.test.ts); this one guards what the command prints, where a pose that
@@ -30,12 +33,20 @@ function boxError(got: Box, want: Box): number {
   return err;
 }
 
-const entries = HAVE_GLTF_CORPUS ? gltfOracle().filter((e) => e.success && e.bounds && !e.file.startsWith('malformed/')) : [];
+const MATERIALS_DIR = process.env.MATERIALS_CORPUS_DIR ?? join(GLTF_CORPUS_DIR, '..', 'corpus-materials');
+const HAVE_MATERIALS = existsSync(join(MATERIALS_DIR, 'ORACLE.json'));
+if (!HAVE_MATERIALS) console.warn(`[skinlab tests] SKIPPING inspect --t on the materials corpus: no corpus at ${MATERIALS_DIR} (set MATERIALS_CORPUS_DIR)`);
+
+const usable = (e: GltfOracleEntry): boolean => e.success && e.bounds !== undefined && !e.file.startsWith('malformed/');
+const entries = [
+  ...(HAVE_GLTF_CORPUS ? gltfOracle().filter(usable).map((e) => ({ dir: GLTF_CORPUS_DIR, entry: e })) : []),
+  ...(HAVE_MATERIALS ? (JSON.parse(readFileSync(join(MATERIALS_DIR, 'ORACLE.json'), 'utf8')) as { files: GltfOracleEntry[] }).files.filter(usable).map((e) => ({ dir: MATERIALS_DIR, entry: e })) : []),
+];
 
 describeGltfCorpus('inspect --t on the glTF corpus against three.js (ORACLE.json)', () => {
-  for (const entry of entries) {
+  for (const { dir, entry } of entries) {
     it(entry.file, async () => {
-      const path = join(GLTF_CORPUS_DIR, entry.file);
+      const path = join(dir, entry.file);
       const bytes = readModelInput(path);
       const scene = await loadModelAsync(path, bytes, gltfResources(path, bytes));
       const bounds = entry.bounds!;
