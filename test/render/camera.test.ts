@@ -1,4 +1,4 @@
-import { vec4 } from 'gl-matrix';
+import { vec3, vec4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
 import { OrbitCamera } from '../../src/render/camera.ts';
 
@@ -101,7 +101,7 @@ describe('OrbitCamera after a resize', () => {
     cam.update();
     const fresh = new OrbitCamera();
     Object.assign(fresh, { yawDeg: 37, pitchDeg: -14, distance: 2.75, fovYDeg: 60, aspect: 4 / 3 });
-    fresh.target.set(cam.target);
+    vec3.copy(fresh.target, cam.target);
     fresh.update();
     expectSameMatrices(cam, fresh);
   });
