@@ -5,10 +5,11 @@ import { exportGltf } from '../../src/export/export-gltf.ts';
 import { generateDawn } from '../../src/gen/dawn.ts';
 import { generateHumanoid } from '../../src/gen/humanoid.ts';
 import { generateTwist } from '../../src/gen/twist.ts';
-import { loadModelAsync } from '../../src/loaders/load-model.ts';
+import { loadModel, loadModelAsync } from '../../src/loaders/load-model.ts';
 import type { Channel, Clip, Scene, Track } from '../../src/model/types.ts';
 import { CORPUS_DIR, describeCorpus } from '../corpus.ts';
 import { compareClip, type ChannelPath } from './clip-channels.ts';
+import { writeTextX, type XItem, type XSpec } from '../loaders/x-writer.ts';
 import { ScenePoser } from './pose-bounds.ts';
 
 /**
@@ -58,6 +59,63 @@ function growingTwist(): Scene {
   return { ...twist, name: 'twist with scale keys', clips: [grow] };
 }
 
+/** D3D row-vector translation (4th row), as a .x file writes it. */
+const xTranslation = (x: number, y: number, z: number): number[] => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1];
+
+/**
+ * A .x file at 30 ticks per second: a strip of four quads along +X (x = 0..2, y = 0..1) skinned to `bone_a`
+ * (at the origin) and `bone_b` (at x = 1, blended ½ ½ on its column), and set `grow` whose scale keys (type 1)
+ * stretch `bone_b` to 2 × 1.5 at tick 15 and squash it at tick 45, while translation keys (type 2) lift `bone_a`.
+ */
+function scaleKeysX(): Uint8Array {
+  const xs = [0, 0.5, 1, 1.5, 2];
+  const vertices = xs.flatMap((x) => [x, 0, 0, x, 1, 0]);
+  const faces = [0, 1, 2, 3].flatMap((i) => [4, 2 * i, 2 * i + 1, 2 * i + 3, 2 * i + 2]);
+  const weightsOf = (bone: 'a' | 'b'): { indices: number[]; weights: number[] } => {
+    const indices: number[] = [];
+    const weights: number[] = [];
+    xs.forEach((x, i) => {
+      const w = bone === 'b' ? (x > 1 ? 1 : x === 1 ? 0.5 : 0) : x < 1 ? 1 : x === 1 ? 0.5 : 0;
+      if (w > 0) indices.push(2 * i, 2 * i + 1), weights.push(w, w);
+    });
+    return { indices, weights };
+  };
+  const skin = (bone: 'a' | 'b', offset: number[]): XSpec => {
+    const { indices, weights } = weightsOf(bone);
+    return { template: 'SkinWeights', data: [{ string: `bone_${bone}` }, { dwords: [indices.length, ...indices] }, { floats: [...weights, ...offset] }] };
+  };
+  const keys = (type: number, list: [number, number[]][]): XSpec => ({
+    template: 'AnimationKey',
+    data: [{ dwords: [type, list.length] }, ...list.flatMap(([tick, v]): XItem[] => [{ dwords: [tick, v.length] }, { floats: v }])],
+  });
+  return writeTextX([
+    { template: 'Header', data: [{ dwords: [1, 0, 1] }] },
+    {
+      template: 'Frame',
+      name: 'bone_a',
+      children: [
+        { template: 'FrameTransformMatrix', data: [{ floats: xTranslation(0, 0, 0) }] },
+        { template: 'Frame', name: 'bone_b', children: [{ template: 'FrameTransformMatrix', data: [{ floats: xTranslation(1, 0, 0) }] }] },
+      ],
+    },
+    {
+      template: 'Mesh',
+      name: 'strip',
+      data: [{ dwords: [vertices.length / 3] }, { floats: vertices }, { dwords: [4, ...faces] }],
+      children: [{ template: 'XSkinMeshHeader', data: [{ dwords: [2, 4, 2] }] }, skin('a', xTranslation(0, 0, 0)), skin('b', xTranslation(-1, 0, 0))],
+    },
+    { template: 'AnimTicksPerSecond', data: [{ dwords: [30] }] },
+    {
+      template: 'AnimationSet',
+      name: 'grow',
+      children: [
+        { template: 'Animation', children: [{ ref: 'bone_b' }, keys(1, [[0, [1, 1, 1]], [15, [2, 1.5, 1]], [30, [1, 1, 1]], [45, [0.5, 0.5, 2]]])] },
+        { template: 'Animation', children: [{ ref: 'bone_a' }, keys(2, [[0, [0, 0, 0]], [45, [0, 0.25, 0]]])] },
+      ],
+    },
+  ], false);
+}
+
 const POSE_TIMES = [0, 0.3, 0.5, 0.9, 1.5, 1.9, 2.4];
 
 function largestDifference(a: Float32Array[], b: Float32Array[]): number {
@@ -66,6 +124,29 @@ function largestDifference(a: Float32Array[], b: Float32Array[]): number {
     for (let i = 0; i < p.length; i++) d = Math.max(d, Math.abs(p[i]! - b[m]![i]!));
   });
   return d;
+}
+
+/**
+ * Poses the source and the file read back at each time and expects every vertex within 1e-5: each source mesh
+ * comes back as one mesh per material (named after it), each with all of its vertices in the source's order.
+ */
+function expectSamePosedVertices(scene: Scene, back: Scene, times: readonly number[]): void {
+  const parts = scene.meshes.map((m) => back.meshes.map((b, i) => (b.name === m.name || b.name.startsWith(`${m.name}_`) ? i : -1)).filter((i) => i >= 0));
+  parts.forEach((list, m) => {
+    expect(list.length, scene.meshes[m]!.name).toBeGreaterThan(0);
+    for (const i of list) expect(back.meshes[i]!.vertexCount).toBe(scene.meshes[m]!.vertexCount);
+  });
+  const source = new ScenePoser(scene);
+  const read = new ScenePoser(back);
+  for (const t of times) {
+    const want = source.positions(0, t);
+    const got = read.positions(0, t);
+    let worst = 0;
+    parts.forEach((list, m) => {
+      for (const i of list) worst = Math.max(worst, largestDifference([want[m]!], [got[i]!]));
+    });
+    expect(worst, `largest vertex difference at t = ${t} s`).toBeLessThan(1e-5);
+  }
 }
 
 describe('glTF export keeps every channel of every clip', () => {
@@ -89,22 +170,22 @@ describe('glTF export keeps every channel of every clip', () => {
     const noScale = new ScenePoser(unscaled);
     expect(largestDifference(source.positions(0, 0.5), noScale.positions(0, 0.5))).toBeGreaterThan(0.5);
 
-    // Each source mesh comes back as one mesh per material, each with all of its vertices in order.
-    const parts = scene.meshes.map((m) => back.meshes.map((b, i) => (b.name === m.name || b.name.startsWith(`${m.name}_`) ? i : -1)).filter((i) => i >= 0));
-    parts.forEach((list, m) => {
-      expect(list.length, scene.meshes[m]!.name).toBeGreaterThan(0);
-      for (const i of list) expect(back.meshes[i]!.vertexCount).toBe(scene.meshes[m]!.vertexCount);
-    });
-    const read = new ScenePoser(back);
-    for (const t of POSE_TIMES) {
-      const want = source.positions(0, t);
-      const got = read.positions(0, t);
-      let worst = 0;
-      parts.forEach((list, m) => {
-        for (const i of list) worst = Math.max(worst, largestDifference([want[m]!], [got[i]!]));
-      });
-      expect(worst, `largest vertex difference at t = ${t} s`).toBeLessThan(1e-5);
-    }
+    expectSamePosedVertices(scene, back, POSE_TIMES);
+  });
+
+  it("a .x file's scale keys, in ticks at 30 per second, come back as the same channels in seconds and pose the same vertices", async () => {
+    const scene = loadModel('grow.x', scaleKeysX());
+    const clip = scene.clips[0]!;
+    expect(clip.duration).toBe(1.5);
+    const scale = clip.tracks.find((t) => scene.skeleton.names[t.node] === 'bone_b')?.scale;
+    expect(Array.from(scale?.times ?? [])).toEqual([0, 0.5, 1, 1.5]);
+    expect(Array.from(scale?.values ?? [])).toEqual([1, 1, 1, 2, 1.5, 1, 1, 1, 1, 0.5, 0.5, 2]);
+    const back = await exportAndRead(scene);
+    const total = expectSameChannels(scene, back);
+    expect(total.scale).toBeGreaterThanOrEqual(1);
+    const unscaled: Scene = { ...scene, clips: scene.clips.map((c) => ({ ...c, tracks: c.tracks.map((t) => ({ ...t, scale: null })) })) };
+    expect(largestDifference(new ScenePoser(scene).positions(0, 0.5), new ScenePoser(unscaled).positions(0, 0.5))).toBeGreaterThan(0.5);
+    expectSamePosedVertices(scene, back, [0, 0.25, 0.5, 0.8, 1.2, 1.5]);
   });
 
   it('the comparison sees a dropped channel and a changed key, and takes a negated rotation key as the same', async () => {
