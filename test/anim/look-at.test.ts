@@ -5,7 +5,7 @@ import { LookAt, type PosePostProcess } from '../../src/anim/look-at.ts';
 import { dawnRig } from '../../src/gen/dawn-body.ts';
 import { humanoidRig } from '../../src/gen/humanoid-body.ts';
 import { loadModel } from '../../src/loaders/load-model.ts';
-import type { Skeleton } from '../../src/model/types.ts';
+import { TRS_STRIDE, type Skeleton } from '../../src/model/types.ts';
 import { NO_ALLOCATION_BYTES_PER_CALL, allocationOfProbe, describeAllocation } from '../alloc-harness.ts';
 import { HAVE_CORPUS, corpusBytes, describeCorpus } from '../corpus.ts';
 
@@ -48,6 +48,36 @@ function aim(look: LookAt, model: Float32Array, yaw: number, pitch: number, dist
     const dir = Math.cos(p) * (Math.cos(y) * look.forward[c]! + Math.sin(y) * look.side[c]!) + Math.sin(p) * look.up[c]!;
     look.target[c] = model[o + 12 + c]! + distance * dir;
   }
+}
+
+/** A model-space direction's heading about `up` and elevation above the plane ⟂ up, degrees. */
+function angles(look: LookAt, d: number[]): { yaw: number; pitch: number } {
+  const dot = (a: ArrayLike<number>): number => a[0]! * d[0]! + a[1]! * d[1]! + a[2]! * d[2]!;
+  return { yaw: Math.atan2(dot(look.side), dot(look.forward)) * DEG, pitch: Math.asin(dot(look.up) / Math.hypot(d[0]!, d[1]!, d[2]!)) * DEG };
+}
+
+function forwardOf(model: Float32Array, node: number, f: Float32Array): number[] {
+  const o = node * 16;
+  return [0, 1, 2].map((r) => model[o + r]! * f[0]! + model[o + 4 + r]! * f[1]! + model[o + 8 + r]! * f[2]!);
+}
+
+/**
+ * Each look-at joint's own turn relative to its parent (degrees): the change of its forward's heading and
+ * elevation between its animated local rotation and the one look-at wrote, both under the parent as turned.
+ */
+function ownTurns(s: Skeleton, look: LookAt, animated: Pose, turned: Pose): { name: string; role: string; yaw: number; pitch: number }[] {
+  return look.joints.map((j) => {
+    const locals = turned.locals.slice();
+    const r = j.node * TRS_STRIDE + 3;
+    locals.set(animated.locals.subarray(r, r + 4), r);
+    const model = new Float32Array(turned.model.length);
+    localToModel(s.parents, locals, model);
+    const a = angles(look, forwardOf(model, j.node, j.localForward));
+    const b = angles(look, forwardOf(turned.model, j.node, j.localForward));
+    let yaw = b.yaw - a.yaw;
+    yaw -= 360 * Math.round(yaw / 360);
+    return { name: s.names[j.node]!, role: j.role, yaw, pitch: b.pitch - a.pitch };
+  });
 }
 
 /** Largest difference between the model matrices and localToModel of the locals (consistency). */
@@ -207,8 +237,91 @@ describe('LookAt.find', () => {
   });
 });
 
+/** Targets past the head's reach: every joint stays within its own limits and the chain turns as far as they allow. */
+function limits(name: string, skeleton: () => Skeleton, size: number): void {
+  const EPS = 0.05; // degrees: float32 pose arithmetic
+  const REACH = 1; // degrees: a chain that stops short of what its limits allow
+  /** [yaw, pitch] of the target from the head, degrees: to the side past the head's reach, behind, above, below. */
+  const targets = [[90, 0], [150, 0], [180, 0], [-140, 0], [-100, 0], [0, 80], [0, -80], [120, 60], [-110, -45]] as const;
+
+  function run(look: LookAt, s: Skeleton, yaw: number, pitch: number): { animated: Pose; turned: Pose } {
+    const animated = restPose(s);
+    const turned = restPose(s);
+    // Far away, so that the eyes and the spine see the target in the same direction as the head.
+    aim(look, turned.model, yaw, pitch, size * 100);
+    look.apply(s.parents, turned.locals, turned.model);
+    return { animated, turned };
+  }
+
+  function expectWithinOwnLimits(s: Skeleton, look: LookAt, animated: Pose, turned: Pose, what: string): void {
+    const turns = ownTurns(s, look, animated, turned);
+    turns.forEach((t, k) => {
+      const j = look.joints[k]!;
+      expect(Math.abs(t.yaw), `${what}: ${t.name} (${t.role}) own yaw, limit ${j.yawLimit}`).toBeLessThanOrEqual(j.yawLimit + EPS);
+      expect(Math.abs(t.pitch), `${what}: ${t.name} (${t.role}) own pitch, limit ${j.pitchLimit}`).toBeLessThanOrEqual(j.pitchLimit + EPS);
+    });
+  }
+
+  describe(`${name}: targets past the head's reach`, () => {
+    it('keeps each joint within its own yaw and pitch limits; the head reaches the chain total, the eyes their own limit past it', () => {
+      const s = skeleton();
+      for (const [yaw, pitch] of targets) {
+        const look = LookAt.find(s)!;
+        const { animated, turned } = run(look, s, yaw, pitch);
+        const what = `target ${yaw}/${pitch}`;
+        expectWithinOwnLimits(s, look, animated, turned, what);
+        const head = facing(look, turned.model, 'head');
+        // Behind (|yaw| > behindDegrees) the chain keeps the side it starts on (+).
+        const side = Math.abs(yaw) > look.behindDegrees ? 1 : Math.sign(yaw);
+        const wantYaw = side * Math.min(Math.abs(yaw), look.totalYaw);
+        const wantPitch = Math.sign(pitch) * Math.min(Math.abs(pitch), look.totalPitch);
+        expect(Math.abs(head.yaw - wantYaw), `${what}: head yaw ${head.yaw.toFixed(2)}`).toBeLessThan(REACH);
+        expect(Math.abs(head.pitch - wantPitch), `${what}: head pitch ${head.pitch.toFixed(2)}`).toBeLessThan(REACH);
+        for (const j of look.joints.filter((x) => x.role === 'eye')) {
+          const eye = angles(look, forwardOf(turned.model, j.node, j.localForward));
+          // eye − head ≤ the eye's limit, and the eye goes on toward the target as far as that limit allows.
+          expect(Math.abs(eye.yaw - head.yaw), `${what}: eye − head yaw`).toBeLessThanOrEqual(j.yawLimit + EPS);
+          expect(Math.abs(eye.pitch - head.pitch), `${what}: eye − head pitch`).toBeLessThanOrEqual(j.pitchLimit + EPS);
+          const eyeYaw = side * Math.min(Math.abs(yaw), Math.abs(wantYaw) + j.yawLimit);
+          const eyePitch = Math.sign(pitch) * Math.min(Math.abs(pitch), Math.abs(wantPitch) + j.pitchLimit);
+          expect(Math.abs(eye.yaw - eyeYaw), `${what}: eye yaw ${eye.yaw.toFixed(2)}`).toBeLessThan(REACH);
+          expect(Math.abs(eye.pitch - eyePitch), `${what}: eye pitch ${eye.pitch.toFixed(2)}`).toBeLessThan(REACH);
+        }
+      }
+    });
+
+    it('with the chain total raised past the joints, each joint stops at its own limit and the head at their sum', () => {
+      const s = skeleton();
+      for (const [yaw, pitch] of [[150, 0], [-170, 0], [0, 80], [0, -80], [140, 75]] as const) {
+        const look = LookAt.find(s)!;
+        look.totalYaw = 180;
+        look.totalPitch = 85;
+        look.behindDegrees = 179;
+        const { animated, turned } = run(look, s, yaw, pitch);
+        const what = `target ${yaw}/${pitch}, totals 180/85`;
+        expectWithinOwnLimits(s, look, animated, turned, what);
+        const chain = look.joints.filter((j) => j.role !== 'eye');
+        const sumYaw = chain.reduce((a, j) => a + j.yawLimit, 0);
+        const sumPitch = chain.reduce((a, j) => a + j.pitchLimit, 0);
+        const head = facing(look, turned.model, 'head');
+        const wantYaw = Math.sign(yaw) * Math.min(Math.abs(yaw), sumYaw);
+        const wantPitch = Math.sign(pitch) * Math.min(Math.abs(pitch), sumPitch);
+        expect(Math.abs(head.yaw - wantYaw), `${what}: head yaw ${head.yaw.toFixed(2)} of ${wantYaw}`).toBeLessThan(REACH);
+        expect(Math.abs(head.pitch - wantPitch), `${what}: head pitch ${head.pitch.toFixed(2)} of ${wantPitch}`).toBeLessThan(REACH);
+        for (const j of look.joints.filter((x) => x.role === 'eye')) {
+          const eye = angles(look, forwardOf(turned.model, j.node, j.localForward));
+          expect(Math.abs(eye.yaw - head.yaw), `${what}: eye − head yaw`).toBeLessThanOrEqual(j.yawLimit + EPS);
+          expect(Math.abs(eye.yaw - Math.sign(yaw) * Math.min(Math.abs(yaw), sumYaw + j.yawLimit)), `${what}: eye yaw ${eye.yaw.toFixed(2)}`).toBeLessThan(REACH);
+        }
+      }
+    });
+  });
+}
+
 behaves('LookAt on the Walker rig (src/gen)', () => humanoidRig().skeleton, 'hand_l', 'foot_r', 1.8);
 behaves("LookAt on Dawn's rig (src/gen)", () => dawnRig().skeleton, 'hand_r', 'foot_l', 1.8);
+limits('LookAt on the Walker rig (src/gen)', () => humanoidRig().skeleton, 1.8);
+limits("LookAt on Dawn's rig (src/gen)", () => dawnRig().skeleton, 1.8);
 
 let tiny: Skeleton | null = null;
 const tinySkeleton = (): Skeleton => (tiny ??= loadModel('tiny_4anim.x', corpusBytes('tiny_4anim.x')).skeleton);
@@ -223,6 +336,7 @@ describeCorpus('LookAt on tiny_4anim.x (Bip01 biped, Z up)', () => {
   });
 });
 if (HAVE_CORPUS) behaves('LookAt on tiny_4anim.x', tinySkeleton, 'Bip01_L_Hand', 'Bip01_R_Foot', 450);
+if (HAVE_CORPUS) limits('LookAt on tiny_4anim.x', tinySkeleton, 450);
 
 describe('LookAt allocation', () => {
   it('apply allocates nothing per call, measured to the byte; a 16-byte control is seen', () => {

@@ -7,8 +7,8 @@ import { skinMesh } from '../../src/anim/software-skin.ts';
 import type { Scene } from '../../src/model/types.ts';
 
 /**
- * Test helpers of the glTF export: skinlab's own posed bounds of a Scene (the AnimPlayer pose, morph
- * targets applied on the CPU, then software skinning, as inspect and PosedBounds do, plus the morph
+ * Test helpers of the glTF export: skinlab's own posed vertices and bounds of a Scene (the AnimPlayer pose,
+ * morph targets applied on the CPU, then software skinning, as inspect and PosedBounds do, plus the morph
  * layer), and a texture source reading companion files next to a model.
  */
 
@@ -42,18 +42,19 @@ export class ScenePoser {
     this.player = new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length, scene.morphDefaults);
   }
 
-  bounds(clip: number, t: number): Box {
+  /**
+   * Skinned positions (model space, 3 floats per vertex, the mesh's own vertex order) of every mesh at
+   * clip `clip`, time t (seconds); an empty array for a mesh without vertices or triangles.
+   */
+  positions(clip: number, t: number): Float32Array[] {
     const { scene, player } = this;
     if (scene.clips.length > 0) {
       player.play(clip, 0);
       player.setTime(t);
     }
     player.evaluate();
-    const box = emptyBox();
-    const min = [0, 0, 0];
-    const max = [0, 0, 0];
-    for (const mesh of scene.meshes) {
-      if (mesh.vertexCount === 0 || mesh.indices.length === 0) continue;
+    return scene.meshes.map((mesh) => {
+      if (mesh.vertexCount === 0 || mesh.indices.length === 0) return new Float32Array(0);
       const positions = new Float32Array(mesh.vertexCount * 3);
       const normals = new Float32Array(mesh.vertexCount * 3);
       applyMorphs(mesh, player.morphWeights, positions, normals);
@@ -61,6 +62,16 @@ export class ScenePoser {
       player.writePalette(mesh, palette, 0);
       const out = new Float32Array(mesh.vertexCount * 3);
       skinMesh({ ...mesh, positions, normals }, palette, out, null);
+      return out;
+    });
+  }
+
+  bounds(clip: number, t: number): Box {
+    const box = emptyBox();
+    const min = [0, 0, 0];
+    const max = [0, 0, 0];
+    for (const out of this.positions(clip, t)) {
+      if (out.length === 0) continue;
       computeBounds(out, min, max);
       for (let k = 0; k < 3; k++) {
         box.min[k] = Math.min(box.min[k]!, min[k]!);
