@@ -109,7 +109,8 @@ test('Dawn with 5 morph weights: stream-out draws what software draws on every m
     const r = await page.evaluate((m) => window.skinlab.morphCheck(m, 'stream-out'), morphs);
     expect(r.maxMorphOffset, 'the weights move the mesh').toBeGreaterThan(1e-3 * r.modelSize);
     expect(r.maxError, `stream-out/${morphs}: GPU vs CPU morph + skin`).toBeLessThan(1e-4 * r.modelSize);
-    rows.push(`feedback vs CPU, ${await expectFeedbackLikeCpu(page, `dawn ${morphs}`, true)}`);
+    // The feedback read back once, on Dawn's own path (each readback compiles a program of its own).
+    if (morphs === 'slots') rows.push(`feedback vs CPU, ${await expectFeedbackLikeCpu(page, `dawn ${morphs}`, true)}`);
   }
   // Dawn's meshes carry tangents: 40 bytes per vertex.
   await page.waitForTimeout(1300);
