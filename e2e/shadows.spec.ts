@@ -9,7 +9,10 @@ import { openApp, pixelDifference, watchConsole } from './helpers.ts';
  * figure and away from the camera. Pictures with `shadows=1` and `shadows=0` are compared pixel by pixel:
  * the floor darkens where the shadow must fall, the floor on the light's side does not change at all, no
  * pixel gets lighter, and the body darkens where it shadows itself (seen from behind on the light's side: the
- * back beside the arm nearest the light, and that arm's inner side).
+ * back beside the arm nearest the light, and that arm's inner side) and only there: the legs and the far arm,
+ * which the light reaches unhindered, keep their shade, and seen from the key light itself (camera along
+ * u_keyDir) no surface in view is one it cannot reach, so next to nothing darkens. A shadow map cast from any
+ * other direction (the light flipped) darkens the lit surfaces instead.
  * Regions are fractions of the canvas, measured on these pictures (320×240).
  */
 
@@ -62,6 +65,27 @@ function change(withShadows: PNG, without: PNG, box: Box): Change {
   return { darkening: sum / n, darker: darker / n, changed };
 }
 
+/**
+ * How the figure changes: over the pixels where the picture without shadows shows the model (unlike the
+ * background by more than 30 levels, R+G+B), the share darker by more than 4 levels with shadows, and the mean darkening.
+ */
+function figureChange(withShadows: PNG, without: PNG): { pixels: number; darker: number; darkening: number } {
+  let pixels = 0;
+  let darker = 0;
+  let sum = 0;
+  for (let i = 0; i < without.data.length; i += 4) {
+    const bg = Math.abs(without.data[i]! - 27) + Math.abs(without.data[i + 1]! - 29) + Math.abs(without.data[i + 2]! - 34);
+    if (bg <= 30) continue;
+    let d = 0;
+    for (let c = 0; c < 3; c++) d += without.data[i + c]! - withShadows.data[i + c]!;
+    d /= 3;
+    pixels++;
+    sum += d;
+    if (d > 4) darker++;
+  }
+  return { pixels, darker: darker / Math.max(1, pixels), darkening: sum / Math.max(1, pixels) };
+}
+
 /** The largest brightening (8-bit levels, one channel) that shadows cause anywhere on the canvas. */
 function maxBrightening(withShadows: PNG, without: PNG): number {
   let worst = 0;
@@ -76,6 +100,12 @@ const WALKER = '?gui=0&t=0.5';
 const SIDE = { camera: '25,25,2.4' };
 /** Behind the figure on the light's side, close, at t = 0.1 (the left arm swung back): the back beside it and the arm's inner side. */
 const BEHIND = { t: 0.1, camera: '-130,5,1.5,0,1.0,0' };
+/** The key light's direction (SceneUniforms u_keyDir, before normalising), from the surface towards the light. */
+const KEY = [-0.6, 0.7, 0.45] as const;
+/** A camera looking along the key light (yaw towards +x from +z, pitch up from the floor: render/camera.ts), the floor off. */
+const FROM_LIGHT = {
+  camera: `${((Math.atan2(KEY[0], KEY[2]) * 180) / Math.PI).toFixed(2)},${((Math.asin(KEY[1] / Math.hypot(...KEY)) * 180) / Math.PI).toFixed(2)},2.0`,
+};
 
 test('the Walker casts its shadow onto the floor away from the key light, and nowhere on the light side', async ({ page }) => {
   const con = watchConsole(page);
@@ -100,7 +130,7 @@ test('the Walker casts its shadow onto the floor away from the key light, and no
   expect(con.errors).toEqual([]);
 });
 
-test('the body shadows itself: the back beside the arm nearest the key light and the arm darken', async ({ page }) => {
+test('the body shadows itself where the key light cannot reach and nowhere it can', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, `?gui=0&t=${BEHIND.t}&camera=${BEHIND.camera}`);
   const on = PNG.sync.read(await picture(page, 1));
@@ -109,15 +139,35 @@ test('the body shadows itself: the back beside the arm nearest the key light and
   await test.info().attach('behind-off', { body: PNG.sync.write(off), contentType: 'image/png' });
   const back = change(on, off, { x0: 0.49, y0: 0.3, x1: 0.56, y1: 0.5 });
   const arm = change(on, off, { x0: 0.38, y0: 0.35, x1: 0.42, y1: 0.6 });
+  // Lit with nothing between them and the light: the legs below the hips, and the forearm on the far side.
+  const legs = change(on, off, { x0: 0.47, y0: 0.65, x1: 0.54, y1: 0.9 });
+  const farArm = change(on, off, { x0: 0.62, y0: 0.38, x1: 0.69, y1: 0.55 });
   // The floor left of the legs, on the light's side: the shadow falls the other way.
   const floor = change(on, off, { x0: 0, y0: 0.85, x1: 0.35, y1: 1 });
-  console.log(`[shadows] back beside the arm: ${back.darkening.toFixed(1)} levels darker (${(back.darker * 100).toFixed(0)} % of its pixels); arm: ${arm.darkening.toFixed(1)} (${(arm.darker * 100).toFixed(0)} %); floor on the light side: ${floor.changed} changed`);
+  const brightest = maxBrightening(on, off);
+  // Seen from the key light itself: every surface in view is one the light reaches.
+  await page.evaluate((camera) => window.skinlab.set({ camera, grid: 0 }), FROM_LIGHT.camera);
+  const lightOn = PNG.sync.read(await picture(page, 1));
+  const lightOff = PNG.sync.read(await picture(page, 0));
+  await test.info().attach('from-light-on', { body: PNG.sync.write(lightOn), contentType: 'image/png' });
+  const fromLight = figureChange(lightOn, lightOff);
+  console.log(
+    `[shadows] back beside the arm: ${back.darkening.toFixed(1)} levels darker (${(back.darker * 100).toFixed(0)} % of its pixels); arm: ${arm.darkening.toFixed(1)} (${(arm.darker * 100).toFixed(0)} %); ` +
+      `legs: ${legs.darkening.toFixed(2)} (${(legs.darker * 100).toFixed(1)} %); far arm: ${farArm.darkening.toFixed(2)} (${(farArm.darker * 100).toFixed(1)} %); floor on the light side: ${floor.changed} changed; ` +
+      `from the light (camera ${FROM_LIGHT.camera}): ${(fromLight.darker * 100).toFixed(2)} % of ${fromLight.pixels} figure pixels darker, mean ${fromLight.darkening.toFixed(2)} levels`,
+  );
   expect(back.darker, 'share of the back region darkened').toBeGreaterThan(0.45);
   expect(back.darkening, 'mean darkening of the back region (levels)').toBeGreaterThan(7);
   expect(arm.darker, 'share of the arm region darkened').toBeGreaterThan(0.45);
   expect(arm.darkening, 'mean darkening of the arm region (levels)').toBeGreaterThan(12);
+  expect(legs.darker, 'share of the legs (lit unhindered) darkened').toBeLessThanOrEqual(0.05);
+  expect(farArm.darker, 'share of the far arm (lit unhindered) darkened').toBeLessThanOrEqual(0.05);
   expect(floor.changed).toBe(0);
-  expect(maxBrightening(on, off), 'a shadow never lightens a pixel').toBeLessThanOrEqual(1);
+  expect(fromLight.pixels, 'the figure fills part of the view from the light').toBeGreaterThan(0.04 * lightOn.width * lightOn.height);
+  // Measured 1.9 % (the nose's shadow on the cheek, seen past the nose in perspective); from a flipped light 69 %.
+  expect(fromLight.darker, 'seen from the key light: share of the figure darkened').toBeLessThanOrEqual(0.1);
+  expect(brightest, 'a shadow never lightens a pixel').toBeLessThanOrEqual(1);
+  expect(maxBrightening(lightOn, lightOff), 'a shadow never lightens a pixel (from the light)').toBeLessThanOrEqual(1);
   expect(con.errors).toEqual([]);
 });
 

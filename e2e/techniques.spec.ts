@@ -4,7 +4,7 @@ import { coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * Every skinning technique against the software reference: the rendered picture (mismatching pixels) and
- * the skinned vertex positions read back with transform feedback (window.skinlab.skinCheck). Also: every
+ * the skinned vertex positions, normals and tangents read back with transform feedback (window.skinlab.skinCheck). Also: every
  * `?technique=` id loads, a switch never reloads the model, rigid skinning (influences=1) folds, and the
  * per-technique costs are measured and written to test-results/techniques/costs.json (SKINLAB_RESULTS moves it).
  */
@@ -75,7 +75,7 @@ for (const model of MODELS) {
       expect(con.errors).toEqual([]);
     });
 
-    test('transform feedback: every technique skins the vertices the CPU reference does (≤ 1e-4 of the model size)', async ({ page }) => {
+    test('transform feedback: every technique skins the vertices the CPU reference does (≤ 1e-4 of the model size; normals and tangents ≤ 1e-3 rad)', async ({ page }) => {
       test.setTimeout(180_000);
       // Vertices read back, not pixels: a small canvas keeps the frames each switch draws cheap.
       await page.setViewportSize({ width: 320, height: 240 });
@@ -93,10 +93,15 @@ for (const model of MODELS) {
             const rel = r.maxError / r.modelSize;
             rows.push(
               `${id} influences=${influences} t=${t}: ${r.vertices} vertices, max error ${rel.toExponential(2)} of size ${r.modelSize.toFixed(2)} (reference ${r.reference})` +
+                `, normals ${r.maxNormalAngle.toExponential(1)} rad, tangents ${r.maxTangentAngle.toExponential(1)} rad over ${r.tangentVertices} vertices` +
                 (r.approximatedVertices > 0 ? `; ${r.approximatedVertices} approximated vertices off by up to ${(r.maxErrorApproximated / r.modelSize).toExponential(2)}` : ''),
             );
             expect(r.vertices).toBeGreaterThan(0);
             expect(rel, `${id} influences=${influences} t=${t}`).toBeLessThanOrEqual(1e-4);
+            // Float rounding turns them by < 1e-6 rad (measured); a normal or tangent skinned wrongly by a joint's turn.
+            expect(r.maxNormalAngle, `${id} influences=${influences} t=${t}: normals (rad)`).toBeLessThanOrEqual(1e-3);
+            expect(r.maxTangentAngle, `${id} influences=${influences} t=${t}: tangents (rad)`).toBeLessThanOrEqual(1e-3);
+            expect(r.tangentSignMismatches).toBe(0);
             if (id !== 'ff-nonindexed') expect(r.approximatedVertices).toBe(0);
           }
         }

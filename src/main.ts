@@ -26,7 +26,7 @@ declare global {
       set(params: Record<string, string | number | boolean | null>): Promise<void>;
       info(): Record<string, unknown>;
       stats(): ReturnType<App['stats']>;
-      /** Test hook: a technique's transform-feedback positions against the CPU reference (App.skinCheck). */
+      /** Test hook: a technique's transform-feedback positions, normals and tangents against the CPU reference (App.skinCheck). */
       skinCheck(technique?: string, reference?: 'auto' | 'gl-matrix'): ReturnType<App['skinCheck']>;
       /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (App.morphCheck). */
       morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;

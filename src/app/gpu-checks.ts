@@ -3,18 +3,18 @@ import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath
 import { referenceSkinPositions } from '../anim/reference-skin.ts';
 import { skinMesh } from '../anim/software-skin.ts';
 import type { SkinnedMesh } from '../model/types.ts';
-import { tangentCheck as checkTangents, type TangentCheck } from '../render/tangent-check.ts';
+import { angle, tangentCheck as checkTangents, referenceTangents, type TangentCheck } from '../render/tangent-check.ts';
 import { clampPalette, findTechnique } from '../techniques/index.ts';
 import type { AppContext } from './context.ts';
 import type { LoadedModel } from './loaded-model.ts';
 
 /**
  * The correctness checks the tests drive through `window.skinlab`: a technique's (and a morph path's)
- * GPU-skinned positions and tangents, read back with transform feedback, against CPU references computed
+ * GPU-skinned positions, normals and tangents, read back with transform feedback, against CPU references computed
  * here from the same pose. Reads the context; owns nothing between calls. Allocates: never per frame.
  */
 
-/** skinCheck(): the technique's GPU-skinned positions (transform feedback) against the CPU reference. */
+/** skinCheck(): the technique's GPU-skinned positions, normals and tangents (transform feedback) against the CPU reference. */
 export interface SkinCheck {
   technique: string;
   /** The CPU reference used: `software` (linear blend), `dual-quat`, or `gl-matrix` (anim/reference-skin.ts, asked for). */
@@ -27,6 +27,23 @@ export interface SkinCheck {
   /** Vertices the technique deliberately approximates (ff-nonindexed's reduced triangles) and their largest error. */
   approximatedVertices: number;
   maxErrorApproximated: number;
+  /**
+   * Largest angle (radians) between a GPU normal (v_normal) and the CPU's (skinMesh's normalise(M₃ₓ₃ · n), or
+   * dual-quat's rotated normal; with `gl-matrix` too: that reference skins positions only) over the vertices
+   * drawn exactly. Directions only: a technique may leave its normal unnormalised.
+   */
+  maxNormalAngle: number;
+  /**
+   * How far the pose turns normals (what a normal left in the bind pose would be off by): the mesh vertices
+   * whose CPU skinned normal is more than 0.05 rad (~3°) from the mesh's bind normal.
+   */
+  normalsTurned: number;
+  /** Vertices compared for tangents: those of meshes that carry tangents (others draw DEFAULT_TANGENT), drawn exactly. */
+  tangentVertices: number;
+  /** Largest angle (radians) between a GPU tangent (v_tangent xyz) and the CPU's (referenceTangents: morph, re-orthonormalise, skin). */
+  maxTangentAngle: number;
+  /** Compared vertices whose bitangent sign (v_tangent w) differs from the reference's. */
+  tangentSignMismatches: number;
 }
 
 /** morphCheck(): a morph path's GPU morphed+skinned positions (transform feedback) against the CPU. */
@@ -84,19 +101,39 @@ export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-m
     maxError: 0,
     approximatedVertices: 0,
     maxErrorApproximated: 0,
+    maxNormalAngle: 0,
+    normalsTurned: 0,
+    tangentVertices: 0,
+    maxTangentAngle: 0,
+    tangentSignMismatches: 0,
   };
   m.scene.meshes.forEach((mesh, i) => {
-    const cpu =
-      reference === 'gl-matrix'
-        ? referenceSkinPositions(morphedMesh(mesh, applied), m.player.model, influences)
-        : referenceSkin(m, mesh, applied, dual, influences);
+    const normals = new Float32Array(mesh.vertexCount * 3);
+    const skinned = referenceSkin(m, mesh, applied, dual, influences, normals);
+    for (let s = 0; s < mesh.vertexCount; s++) if (directionError(normals, s * 3, mesh.normals, s * 3) > 0.05) out.normalsTurned++;
+    const cpu = reference === 'gl-matrix' ? referenceSkinPositions(morphedMesh(mesh, applied), m.player.model, influences) : skinned;
+    let tangents: Float32Array | null = null;
+    if (mesh.tangents) {
+      const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
+      m.player.writePalette(mesh, pal, 0);
+      tangents = referenceTangents(mesh, applied, pal, dual, influences);
+    }
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {
-      const err = pointError(r.positions, v, cpu, r.sourceVertex[v]!);
+      const s = r.sourceVertex[v]!;
+      const err = pointError(r.positions, v, cpu, s);
       if (r.approximated && r.approximated[v]) {
         out.approximatedVertices++;
         out.maxErrorApproximated = Math.max(out.maxErrorApproximated, err);
-      } else out.maxError = Math.max(out.maxError, err);
+        continue;
+      }
+      out.maxError = Math.max(out.maxError, err);
+      out.maxNormalAngle = Math.max(out.maxNormalAngle, directionError(r.normals, v * 3, normals, s * 3));
+      if (tangents) {
+        out.maxTangentAngle = Math.max(out.maxTangentAngle, directionError(r.tangents, v * 4, tangents, s * 4));
+        if (r.tangents[v * 4 + 3] !== tangents[s * 4 + 3]) out.tangentSignMismatches++;
+        out.tangentVertices++;
+      }
     }
     out.vertices += r.sourceVertex.length;
   });
@@ -153,6 +190,14 @@ export function tangentCheck(ctx: AppContext, path: string, id: string): Tangent
   return checkTangents(ctx.renderer, m.gpu, m.player, technique, ctx.state.influences, palette, path);
 }
 
+/** angle() of two directions, but π when only one of them has no length (a zero GPU normal against a real one is wrong). */
+function directionError(a: Float32Array, i: number, b: Float32Array, j: number): number {
+  const zeroA = a[i] === 0 && a[i + 1] === 0 && a[i + 2] === 0;
+  const zeroB = b[j] === 0 && b[j + 1] === 0 && b[j + 2] === 0;
+  if (zeroA || zeroB) return zeroA === zeroB ? 0 : Math.PI;
+  return angle(a, i, b, j);
+}
+
 /** The weights a path applies to the model now (copies; allocates). */
 function pathWeights(m: LoadedModel, path: MorphPath): { weights: Float32Array; dropped: number; slots: Int32Array } {
   const weights = new Float32Array(m.player.morphWeights.length);
@@ -161,8 +206,11 @@ function pathWeights(m: LoadedModel, path: MorphPath): { weights: Float32Array; 
   return { weights, dropped, slots };
 }
 
-/** CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning) with the current pose. */
-function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, dual: boolean, influences: number): Float32Array {
+/**
+ * CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning) with the current
+ * pose. Returns the positions; writes the unit normals into `outNormals` (3 floats per mesh vertex) when given.
+ */
+function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, dual: boolean, influences: number, outNormals: Float32Array | null = null): Float32Array {
   const source = morphedMesh(mesh, weights);
   const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
   m.player.writePalette(mesh, pal, 0);
@@ -170,8 +218,8 @@ function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array,
   if (dual) {
     const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
     buildDualQuatPalette(pal, mesh.bones.length, dq);
-    skinMeshDualQuat(source, dq, cpu, null, influences);
-  } else skinMesh(source, pal, cpu, null, influences);
+    skinMeshDualQuat(source, dq, cpu, outNormals, influences);
+  } else skinMesh(source, pal, cpu, outNormals, influences);
   return cpu;
 }
 

@@ -47,7 +47,8 @@ export function referenceTangents(mesh: SkinnedMesh, weights: Float32Array, pale
   return out;
 }
 
-function angle(a: Float32Array, i: number, b: Float32Array, j: number): number {
+/** Angle (radians) between the directions a[i..i+2] and b[j..j+2], whatever their lengths; 0 when either is zero, Infinity when not finite. */
+export function angle(a: Float32Array, i: number, b: Float32Array, j: number): number {
   const ax = a[i]!, ay = a[i + 1]!, az = a[i + 2]!, bx = b[j]!, by = b[j + 1]!, bz = b[j + 2]!;
   const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
   const r = Math.atan2(Math.hypot(cx, cy, cz), ax * bx + ay * by + az * bz);
