@@ -92,7 +92,7 @@ describe('compare', () => {
     expect(rows[0]).toMatch(/^status\s+rule\s+of model\s+pixels\s+region\s+shot$/);
     expect(rows[1]).toMatch(/^FAIL\s+coverage \+ region\s+3\.0\d %\s+36\s+36\s+default walk t=0\.000 software shaded/);
     expect(rows[2]).toMatch(/^pass\s+-\s+0\.08 %\s+1\s+1\s+default walk t=0\.500 dual-quat/);
-    expect(stdout).toMatch(/3 pairs: 2 pass, 1 fail — coverage: > 1\.00 % of the model's pixels \(1 fail\); region: > 12 px in 16×16 \(1 fail\)/);
+    expect(stdout).toMatch(/3 pairs: 2 pass, 1 fail — coverage: > 2\.00 % of the model's pixels \(1 fail\); region: > 24 px in 16×16 \(1 fail\)/);
     expect(stdout).toMatch(/3 pairs without recorded masks: coverage estimated/);
     const html = readFileSync(join(root, 'r.html'), 'utf8');
     expect(html.indexOf('software shaded')).toBeLessThan(html.indexOf('dual-quat shaded'));

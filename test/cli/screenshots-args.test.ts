@@ -89,7 +89,7 @@ describe('screenshots arguments', () => {
 
 describe('compare arguments', () => {
   it('has the documented defaults', () => {
-    expect(parseCompareArgs(['base', 'new'])).toEqual({ baseline: ['base'], current: ['new'], threshold: 0.01, pixelThreshold: 0.1, region: 16, regionPixels: 12, out: 'compare-report.html' });
+    expect(parseCompareArgs(['base', 'new'])).toEqual({ baseline: ['base'], current: ['new'], threshold: 0.02, pixelThreshold: 0.1, region: 16, regionPixels: 24, out: 'compare-report.html' });
   });
 
   it('reads threshold, pixel threshold and report file', () => {
