@@ -73,24 +73,27 @@ export interface RecordOptions {
 }
 
 /**
- * The shot's coverage mask: the shot drawn again with the floor off (everything but the model is then the
- * clear colour), reduced to covered / not covered. Leaves the floor as it found it.
+ * The shot's coverage mask (`png`: the shot as captured, base64). With the floor on, the shot is drawn again
+ * with it off, where everything but the model is the clear colour, and the floor is turned back on; with
+ * the floor already off (`--set grid=0`) the shot itself is that image.
  */
-async function captureMask(page: Page, shot: Shot, timeoutMs: number): Promise<Uint8Array> {
+async function captureMask(page: Page, shot: Shot, png: string, timeoutMs: number): Promise<Uint8Array> {
   const grid = await page.evaluate(() => (window as unknown as RecordWindow).skinlab.info().grid !== false);
-  let png: string;
-  try {
-    if (grid) await page.evaluate(() => (window as unknown as RecordWindow).skinlab.set({ grid: 0 }));
-    const result = await withTimeout(
-      page.evaluate((s) => (window as unknown as RecordWindow).skinlab.capture(s), shot),
-      timeoutMs,
-      `${describeShot(shot)}: no coverage image after ${timeoutMs / 1000} s`,
-    );
-    png = result.png;
-  } finally {
-    if (grid) await page.evaluate(() => (window as unknown as RecordWindow).skinlab.set({ grid: 1 }));
+  let gridless = png;
+  if (grid) {
+    try {
+      await page.evaluate(() => (window as unknown as RecordWindow).skinlab.set({ grid: 0 }));
+      const result = await withTimeout(
+        page.evaluate((s) => (window as unknown as RecordWindow).skinlab.capture(s), shot),
+        timeoutMs,
+        `${describeShot(shot)}: no coverage image after ${timeoutMs / 1000} s`,
+      );
+      gridless = result.png;
+    } finally {
+      await page.evaluate(() => (window as unknown as RecordWindow).skinlab.set({ grid: 1 }));
+    }
   }
-  const image = PNG.sync.read(Buffer.from(png, 'base64'));
+  const image = PNG.sync.read(Buffer.from(gridless, 'base64'));
   return new Uint8Array(encodeMask(coverageMask(image), image.width, image.height));
 }
 
@@ -142,7 +145,7 @@ export async function recordOnPage(
     entries.push({ ...shot, status: 'ok', pose: result.pose });
     if (options.masks) {
       try {
-        masks.set(shot.file, await captureMask(page, shot, timeoutMs));
+        masks.set(shot.file, await captureMask(page, shot, result.png, timeoutMs));
       } catch (e) {
         throw new ShotsError(`${describeShot(shot)}: ${pageMessage(e)}`);
       }

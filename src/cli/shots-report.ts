@@ -108,7 +108,7 @@ dt { color: #8a94a3; } dd { margin: 0; overflow-wrap: anywhere; }
 .label { flex: 1; } code { color: #8a94a3; font-size: 11px; }
 .note { font-size: 12px; color: #f3d27a; margin-top: 6px; }
 .rule { font-size: 12px; color: #ff9b9b; margin-top: 6px; font-weight: 600; }
-.crop { margin-top: 8px; } .crop img { width: auto; max-width: 100%; image-rendering: pixelated; }
+.crop { margin-top: 8px; width: fit-content; max-width: 100%; } .crop img { width: auto; max-width: 100%; image-rendering: pixelated; }
 .images { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; margin-top: 8px; }
 figure { margin: 0; } figure img { width: 100%; height: auto; display: block; border-radius: 4px; background: #000; }
 figcaption { font-size: 11px; color: #8a94a3; text-align: center; margin-top: 3px; }
