@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
 import playwrightConfig from '../../playwright.config.ts';
 import { findBuiltin } from '../app/builtins.ts';
-import { PNG } from 'pngjs';
 import { buildManifest, describeShot, manifestText, type Manifest, type ManifestEntry, type RecordApi, type RecordRequest, type ShardInfo, type Shot } from '../app/record-plan.ts';
 import { parseScreenshotsArgs, SCREENSHOTS_USAGE, UsageError, type ScreenshotsArgs } from './shots-args.ts';
 import { coverageMask, encodeMask, MASK_DIR } from './shots-coverage.ts';
@@ -151,8 +151,10 @@ export async function recordOnPage(
       }
     }
   }
-  const manifest = buildManifest('cli', plan, request, params, entries);
-  if (shard) manifest.shard = { index: shard.index, total: shard.total };
+  const whole = buildManifest('cli', plan, request, params, entries);
+  // A shard says which slice it is, before its list of shots.
+  const { shots, ...head } = whole;
+  const manifest: Manifest = shard ? { ...head, shard: { index: shard.index, total: shard.total }, shots } : whole;
   return { manifest, files, masks };
 }
 
@@ -229,7 +231,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const manifest = await runScreenshots(args, (line) => process.stderr.write(`${line}\n`));
     const ok = manifest.shots.filter((s) => s.status === 'ok').length;
     const skipped = manifest.shots.length - ok;
-    process.stdout.write(`${ok} images${skipped ? ` (${skipped} skipped)` : ''} of ${manifest.model} at ${manifest.size.width}x${manifest.size.height} → ${args.out}/manifest.json in ${((performance.now() - t0) / 1000).toFixed(1)} s (${manifest.renderer})\n`);
+    const shard = manifest.shard ? `, shard ${manifest.shard.index}/${manifest.shard.total}` : '';
+    process.stdout.write(`${ok} images${skipped ? ` (${skipped} skipped)` : ''}${shard} of ${manifest.model} at ${manifest.size.width}x${manifest.size.height} → ${args.out}/manifest.json in ${((performance.now() - t0) / 1000).toFixed(1)} s (${manifest.renderer})\n`);
     return 0;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n`);

@@ -1,4 +1,4 @@
-import { MANIFEST_FORMAT, MANIFEST_VERSION, type Manifest, type ShardInfo } from '../app/record-plan.ts';
+import type { Manifest, ShardInfo } from '../app/record-plan.ts';
 
 /**
  * Recordings split over machines. `screenshots --shard I/N` records the I-th of N contiguous slices of the
@@ -80,5 +80,5 @@ export function mergeManifests(manifests: readonly { manifest: Manifest; where: 
     }
   }
   const { shard: _shard, ...rest } = first.manifest;
-  return { ...rest, format: MANIFEST_FORMAT, version: MANIFEST_VERSION, recorder: first.manifest.recorder, shots };
+  return { ...rest, shots };
 }
