@@ -108,7 +108,18 @@ export interface Manifest {
   params: Record<string, string>;
   /** State every shot shares, as the page resolved it (influences, palette, grid, skeleton, ...). */
   settings: Record<string, unknown>;
+  /**
+   * Set on one slice of a recording split over machines (`screenshots --shard I/N`): `shots` then holds
+   * only this slice of the plan. Absent on a whole recording, and on the merge of all N slices.
+   */
+  shard?: ShardInfo;
   shots: ManifestEntry[];
+}
+
+/** Slice `index` (1-based) of `total` contiguous slices of the ordered plan (src/cli/shots-shard.ts). */
+export interface ShardInfo {
+  index: number;
+  total: number;
 }
 
 /** A problem with a request (bad clip, camera, size); the message is for the user. */
@@ -369,6 +380,11 @@ export function validateManifest(data: unknown, where: string): Manifest {
   if (m.format !== MANIFEST_FORMAT) throw new Error(`${where}: not a skinlab screenshot manifest (format is ${JSON.stringify(m.format)}, expected "${MANIFEST_FORMAT}")`);
   if (m.version !== MANIFEST_VERSION) throw new Error(`${where}: manifest version ${String(m.version)} is not supported (expected ${MANIFEST_VERSION})`);
   if (!Array.isArray(m.shots)) throw new Error(`${where}: "shots" is missing or not a list`);
+  if (m.shard !== undefined) {
+    const s = m.shard as Partial<ShardInfo> | null;
+    const ok = !!s && Number.isInteger(s.index) && Number.isInteger(s.total) && s.index! >= 1 && s.index! <= s.total!;
+    if (!ok) throw new Error(`${where}: "shard" must be {index, total} with 1 ≤ index ≤ total`);
+  }
   m.shots.forEach((s, i) => {
     const ok =
       s && typeof s === 'object' && typeof s.file === 'string' && typeof s.model === 'string' && (s.clip === null || typeof s.clip === 'string') &&

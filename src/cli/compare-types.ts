@@ -1,4 +1,5 @@
 import type { Manifest, ManifestEntry } from '../app/record-plan.ts';
+import type { RuleName, Rules, Worst } from './compare-rules.ts';
 
 /**
  * The result types of `compare`: what `compareRecordings` produces and what the HTML report and the
@@ -7,7 +8,7 @@ import type { Manifest, ManifestEntry } from '../app/record-plan.ts';
  */
 
 /**
- * - `pass` / `fail`: both rendered, compared (fail: mismatch above the threshold, or sizes differ)
+ * - `pass` / `fail`: both rendered, compared (fail: a rule of compare-rules.ts broken, or sizes differ)
  * - `skipped`: skipped in both recordings (same build limits)
  * - `missing`: in the baseline, not rendered in the new recording (absent or skipped)
  * - `added`: rendered in the new recording, absent or skipped in the baseline
@@ -18,9 +19,18 @@ export interface PairResult {
   key: string;
   label: string;
   status: PairStatus;
-  /** Share of differing pixels, 0..1 (1 when the sizes differ); null when not compared. */
+  /** Differing pixels over the pixels the model covers, 0..1 (1 when the sizes differ); null when not compared. */
   mismatch: number | null;
+  /** Differing pixels (anti-aliasing excluded). */
   pixels: number | null;
+  /** Pixels the model covers in either image; null when not compared. */
+  coverage: number | null;
+  /** Where the coverage came from: the recordings' masks, or estimated from the background colour. */
+  coverageSource: 'recorded' | 'estimated' | null;
+  /** The window with the most differing pixels; null when not compared. */
+  worst: Worst | null;
+  /** Rules the pair breaks (empty when it passes or was not compared); `size` when the sizes differ. */
+  failedRules: (RuleName | 'size')[];
   /** Why the pair was not compared or failed for a reason other than pixels. */
   note: string | null;
   baseline: ManifestEntry | null;
@@ -29,12 +39,16 @@ export interface PairResult {
   baselinePng: string | null;
   currentPng: string | null;
   diffPng: string | null;
+  /** baseline | new | diff of the worst window, enlarged (compare-crop.ts); null when nothing differs. */
+  cropPng: string | null;
 }
 
 /** Pairs in report order (worst first); `failed` counts the pairs that make the run exit 1. */
 export interface CompareResult {
   pairs: PairResult[];
   failed: number;
+  /** Each side's manifest (shards joined in plan order). */
   baseline: Manifest;
   current: Manifest;
+  rules: Rules;
 }

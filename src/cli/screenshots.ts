@@ -2,22 +2,27 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
 import playwrightConfig from '../../playwright.config.ts';
 import { findBuiltin } from '../app/builtins.ts';
-import { buildManifest, describeShot, manifestText, type Manifest, type ManifestEntry, type RecordApi, type RecordRequest } from '../app/record-plan.ts';
+import { buildManifest, describeShot, manifestText, type Manifest, type ManifestEntry, type RecordApi, type RecordRequest, type ShardInfo, type Shot } from '../app/record-plan.ts';
 import { parseScreenshotsArgs, SCREENSHOTS_USAGE, UsageError, type ScreenshotsArgs } from './shots-args.ts';
+import { coverageMask, encodeMask, MASK_DIR } from './shots-coverage.ts';
 import { modelParam, startShotsServer, type ModelTarget } from './shots-server.ts';
+import { shardRange } from './shots-shard.ts';
 
 /**
  * `npm run screenshots -- --model … --out DIR`: serves the built site (dist/) and the model's files on
  * 127.0.0.1, opens the page in headless Chromium with the browser tests' flags (playwright.config.ts:
  * SwiftShader WebGL2, device scale factor 1), and records each planned shot through the page's
  * `window.skinlab.recordPlan/capture` — the same code the in-app Record folder runs — into DIR as PNGs
- * plus manifest.json (src/app/record-plan.ts). Exit status: 0 done, 1 the page or browser failed,
+ * plus manifest.json (src/app/record-plan.ts), and each shot's coverage mask into DIR/masks/ (drawn once
+ * more with the floor off, shots-coverage.ts). `--shard I/N` records only the I-th slice of the plan
+ * (shots-shard.ts). Exit status: 0 done, 1 the page or browser failed,
  * 2 bad arguments or no build.
  */
 
-type RecordWindow = Window & { skinlab: RecordApi & { info(): Record<string, unknown> } };
+type RecordWindow = Window & { skinlab: RecordApi & { info(): Record<string, unknown>; set(params: Record<string, unknown>): Promise<void> } };
 
 /** A failure to report as one `error:` line (exit 1). */
 export class ShotsError extends Error {
@@ -55,6 +60,41 @@ export interface PageRecording {
   manifest: Manifest;
   /** PNG bytes by file name. */
   files: Map<string, Uint8Array>;
+  /** Coverage mask PNGs by the shot's file name (empty unless asked for). */
+  masks: Map<string, Uint8Array>;
+}
+
+/** What `recordOnPage` records beyond the shots' images. */
+export interface RecordOptions {
+  /** Record only this slice of the plan; the manifest says which. */
+  shard?: ShardInfo | null;
+  /** Also record each shot's coverage mask. */
+  masks?: boolean;
+}
+
+/**
+ * The shot's coverage mask (`png`: the shot as captured, base64). With the floor on, the shot is drawn again
+ * with it off, where everything but the model is the clear colour, and the floor is turned back on; with
+ * the floor already off (`--set grid=0`) the shot itself is that image.
+ */
+async function captureMask(page: Page, shot: Shot, png: string, timeoutMs: number): Promise<Uint8Array> {
+  const grid = await page.evaluate(() => (window as unknown as RecordWindow).skinlab.info().grid !== false);
+  let gridless = png;
+  if (grid) {
+    try {
+      await page.evaluate(() => (window as unknown as RecordWindow).skinlab.set({ grid: 0 }));
+      const result = await withTimeout(
+        page.evaluate((s) => (window as unknown as RecordWindow).skinlab.capture(s), shot),
+        timeoutMs,
+        `${describeShot(shot)}: no coverage image after ${timeoutMs / 1000} s`,
+      );
+      gridless = result.png;
+    } finally {
+      await page.evaluate(() => (window as unknown as RecordWindow).skinlab.set({ grid: 1 }));
+    }
+  }
+  const image = PNG.sync.read(Buffer.from(gridless, 'base64'));
+  return new Uint8Array(encodeMask(coverageMask(image), image.width, image.height));
 }
 
 /**
@@ -68,6 +108,7 @@ export async function recordOnPage(
   model: string,
   onShot: (index: number, total: number, line: string) => void = () => {},
   timeoutMs = 120_000,
+  options: RecordOptions = {},
 ): Promise<PageRecording> {
   const hasApi = await page.evaluate(() => typeof (window as unknown as RecordWindow).skinlab?.recordPlan === 'function');
   if (!hasApi) throw new ShotsError('this build of the page has no recorder (window.skinlab.recordPlan): rebuild it with npm run build');
@@ -78,8 +119,11 @@ export async function recordOnPage(
     throw new ShotsError(pageMessage(e));
   }
   const files = new Map<string, Uint8Array>();
+  const masks = new Map<string, Uint8Array>();
   const entries: ManifestEntry[] = [];
-  for (let i = 0; i < plan.shots.length; i++) {
+  const shard = options.shard ?? null;
+  const [start, end] = shard ? shardRange(plan.shots.length, shard) : [0, plan.shots.length];
+  for (let i = start; i < end; i++) {
     const { skipped, ...shot } = plan.shots[i]!;
     if (skipped !== null) {
       onShot(i, plan.shots.length, `skip  ${describeShot(shot)}: ${skipped}`);
@@ -99,9 +143,19 @@ export async function recordOnPage(
     }
     files.set(shot.file, new Uint8Array(Buffer.from(result.png, 'base64')));
     entries.push({ ...shot, status: 'ok', pose: result.pose });
+    if (options.masks) {
+      try {
+        masks.set(shot.file, await captureMask(page, shot, result.png, timeoutMs));
+      } catch (e) {
+        throw new ShotsError(`${describeShot(shot)}: ${pageMessage(e)}`);
+      }
+    }
   }
-  const manifest = buildManifest('cli', plan, request, params, entries);
-  return { manifest, files };
+  const whole = buildManifest('cli', plan, request, params, entries);
+  // A shard says which slice it is, before its list of shots.
+  const { shots, ...head } = whole;
+  const manifest: Manifest = shard ? { ...head, shard: { index: shard.index, total: shard.total }, shots } : whole;
+  return { manifest, files, masks };
 }
 
 function pageMessage(e: unknown): string {
@@ -146,9 +200,12 @@ export async function runScreenshots(args: ScreenshotsArgs, log: (line: string) 
     await page.goto(`${server.url}?${query}`);
     await waitReady(page, args.timeoutMs, `loading ${args.model}`);
     log(`loaded ${args.model} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const recording = await recordOnPage(page, args.request, args.params, manifestModel(target), (i, n, line) => log(`[${i + 1}/${n}] ${line}`), args.timeoutMs);
+    const options: RecordOptions = { shard: args.shard ?? null, masks: args.masks ?? true };
+    const recording = await recordOnPage(page, args.request, args.params, manifestModel(target), (i, n, line) => log(`[${i + 1}/${n}] ${line}`), args.timeoutMs, options);
     mkdirSync(args.out, { recursive: true });
     for (const [name, png] of recording.files) writeFileSync(join(args.out, name), png);
+    if (recording.masks.size > 0) mkdirSync(join(args.out, MASK_DIR), { recursive: true });
+    for (const [name, png] of recording.masks) writeFileSync(join(args.out, MASK_DIR, name), png);
     writeFileSync(join(args.out, 'manifest.json'), manifestText(recording.manifest));
     return recording.manifest;
   } finally {
@@ -174,7 +231,8 @@ async function main(argv: readonly string[]): Promise<number> {
     const manifest = await runScreenshots(args, (line) => process.stderr.write(`${line}\n`));
     const ok = manifest.shots.filter((s) => s.status === 'ok').length;
     const skipped = manifest.shots.length - ok;
-    process.stdout.write(`${ok} images${skipped ? ` (${skipped} skipped)` : ''} of ${manifest.model} at ${manifest.size.width}x${manifest.size.height} → ${args.out}/manifest.json in ${((performance.now() - t0) / 1000).toFixed(1)} s (${manifest.renderer})\n`);
+    const shard = manifest.shard ? `, shard ${manifest.shard.index}/${manifest.shard.total}` : '';
+    process.stdout.write(`${ok} images${skipped ? ` (${skipped} skipped)` : ''}${shard} of ${manifest.model} at ${manifest.size.width}x${manifest.size.height} → ${args.out}/manifest.json in ${((performance.now() - t0) / 1000).toFixed(1)} s (${manifest.renderer})\n`);
     return 0;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n`);

@@ -1,4 +1,6 @@
-import { defaultRequest, parseCamera, parseFrames, parseSize, parseTimes, RecordRequestError, splitList, type RecordRequest } from '../app/record-plan.ts';
+import { defaultRequest, parseCamera, parseFrames, parseSize, parseTimes, RecordRequestError, splitList, type RecordRequest, type ShardInfo } from '../app/record-plan.ts';
+import { DEFAULT_RULES } from './compare-rules.ts';
+import { parseShard, ShardError } from './shots-shard.ts';
 
 /**
  * Command lines of `screenshots` and `compare`. Pure: parsing only, no file system. Every problem is a
@@ -23,17 +25,31 @@ export const SCREENSHOTS_USAGE = `usage: npm run screenshots -- --model <id|path
                         (default: auto); separate several with ";" or repeat the option
   --size WxH            image size in pixels (default: 800x600)
   --set KEY=VALUE       any page parameter for the whole run, e.g. --set influences=1 (repeatable)
+  --shard I/N           record only the I-th of N contiguous slices of the plan (1-based), to split a
+                        recording over machines; compare takes the N folders as one recording
+  --no-masks            skip the coverage masks (DIR/masks/: each shot drawn again with the floor off,
+                        for compare's coverage rule; without them compare estimates coverage)
   --dist DIR            built site to serve (default: dist; build it with npm run build)
   --chromium PATH       browser (default: $CHROMIUM_PATH or /usr/bin/chromium)
   --timeout SECONDS     limit for loading the model and for each image (default: 120)`;
 
-export const COMPARE_USAGE = `usage: npm run compare -- BASELINE_DIR NEW_DIR [--threshold 0.005] [--out report.html]
+export const COMPARE_USAGE = `usage: npm run compare -- BASELINE_DIR NEW_DIR [options]
+       npm run compare -- --baseline DIR [--baseline DIR ...] --new DIR [--new DIR ...] [options]
 
-  --threshold R         largest share of differing pixels per image that still passes (default: 0.005)
-  --pixel-threshold P   per-pixel colour tolerance of pixelmatch, 0..1 (default: 0.1)
-  --out FILE            HTML report (default: compare-report.html); diff PNGs go to FILE's name + "-diff/"
+  BASELINE_DIR NEW_DIR  two recordings (folders with manifest.json)
+  --baseline, --new DIR one side's recording; repeat it to give the shards of one recording
+                        (screenshots --shard I/N), joined in plan order
+  --threshold R         coverage rule: a pair fails when more than R of the pixels the model covers in
+                        either image differ (default: ${DEFAULT_RULES.threshold} = ${DEFAULT_RULES.threshold * 100} %)
+  --region S            region rule window: S×S pixels, at any position (default: ${DEFAULT_RULES.region})
+  --region-pixels N     region rule: a pair fails when one window holds more than N differing pixels
+                        (default: ${DEFAULT_RULES.regionPixels})
+  --pixel-threshold P   per-pixel colour tolerance of pixelmatch, 0..1 (default: ${DEFAULT_RULES.pixelThreshold}); pixels
+                        pixelmatch takes for anti-aliasing never count
+  --out FILE            HTML report (default: compare-report.html); diff PNGs and crops of the worst
+                        window go to FILE's name + "-diff/"
 
-exit status: 0 every pair within the threshold, 1 a pair over it or an image missing, 2 bad input`;
+exit status: 0 every pair passes both rules, 1 a pair breaks one or an image is missing, 2 bad input`;
 
 export interface ScreenshotsArgs {
   model: string;
@@ -44,13 +60,23 @@ export interface ScreenshotsArgs {
   dist: string;
   chromium: string | null;
   timeoutMs: number;
+  /** Record only this slice of the plan (--shard); absent or null: all of it. */
+  shard?: ShardInfo | null;
+  /** Record coverage masks (default true; --no-masks). */
+  masks?: boolean;
 }
 
 export interface CompareArgs {
-  baseline: string;
-  current: string;
+  /** Folders of the baseline: one recording, or the shards of one. */
+  baseline: string[];
+  /** Folders of the new recording, likewise. */
+  current: string[];
+  /** Coverage rule: largest share of the covered pixels that may differ. */
   threshold: number;
   pixelThreshold: number;
+  /** Region rule: window side and largest count of differing pixels in one window. */
+  region: number;
+  regionPixels: number;
   out: string;
 }
 
@@ -106,8 +132,8 @@ function wrap<T>(f: () => T): T {
 
 /** `--help` → null (print usage); otherwise the parsed arguments or a UsageError. */
 export function parseScreenshotsArgs(argv: readonly string[]): ScreenshotsArgs | null {
-  const flags = new Set(['model', 'out', 'clip', 'clips', 'times', 'frames', 'techniques', 'views', 'cameras', 'size', 'set', 'dist', 'chromium', 'timeout']);
-  const { options, positional } = tokens(argv, flags, new Set(['help', 'h']));
+  const flags = new Set(['model', 'out', 'clip', 'clips', 'times', 'frames', 'techniques', 'views', 'cameras', 'size', 'set', 'dist', 'chromium', 'timeout', 'shard']);
+  const { options, positional } = tokens(argv, flags, new Set(['help', 'h', 'no-masks']));
   if (argv.includes('-h') || options.some(([f]) => f === 'help' || f === 'h')) return null;
   if (positional.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positional[0])} (options start with --)`);
   const request = defaultRequest();
@@ -118,6 +144,8 @@ export function parseScreenshotsArgs(argv: readonly string[]): ScreenshotsArgs |
   let dist = 'dist';
   let chromium: string | null = null;
   let timeoutMs = 120_000;
+  let shard: ShardInfo | null = null;
+  let masks = true;
   let sawTimes = false;
   let sawFrames = false;
   const once = new Set<string>();
@@ -188,31 +216,64 @@ export function parseScreenshotsArgs(argv: readonly string[]): ScreenshotsArgs |
         timeoutMs = s * 1000;
         break;
       }
+      case 'shard':
+        try {
+          shard = parseShard(value);
+        } catch (e) {
+          if (e instanceof ShardError) throw new UsageError(`--${e.message}`);
+          throw e;
+        }
+        break;
+      case 'no-masks':
+        masks = false;
+        break;
     }
   }
   if (sawTimes && sawFrames) throw new UsageError('give --times or --frames, not both');
   if (cameras.length > 0) request.cameras = cameras;
   if (model === null) throw new UsageError('--model is required');
   if (out === null) throw new UsageError('--out is required');
-  return { model, out, request, params, dist, chromium, timeoutMs };
+  return { model, out, request, params, dist, chromium, timeoutMs, shard, masks };
 }
 
 /** `--help` → null (print usage); otherwise the parsed arguments or a UsageError. */
 export function parseCompareArgs(argv: readonly string[]): CompareArgs | null {
-  const { options, positional } = tokens(argv, new Set(['threshold', 'pixel-threshold', 'out']), new Set(['help', 'h']));
+  const flags = new Set(['threshold', 'pixel-threshold', 'region', 'region-pixels', 'out', 'baseline', 'new']);
+  const { options, positional } = tokens(argv, flags, new Set(['help', 'h']));
   if (argv.includes('-h') || options.some(([f]) => f === 'help' || f === 'h')) return null;
-  if (positional.length !== 2) throw new UsageError(`expected BASELINE_DIR and NEW_DIR, got ${positional.length === 0 ? 'none' : positional.map((p) => JSON.stringify(p)).join(' ')}`);
-  const args: CompareArgs = { baseline: positional[0]!, current: positional[1]!, threshold: 0.005, pixelThreshold: 0.1, out: 'compare-report.html' };
+  const baseline = options.filter(([f]) => f === 'baseline').map(([, v]) => v);
+  const current = options.filter(([f]) => f === 'new').map(([, v]) => v);
+  if (baseline.length > 0 || current.length > 0) {
+    if (positional.length > 0) throw new UsageError(`give the folders as BASELINE_DIR NEW_DIR or with --baseline/--new, not both (unexpected ${JSON.stringify(positional[0])})`);
+    if (baseline.length === 0) throw new UsageError('--baseline DIR is missing');
+    if (current.length === 0) throw new UsageError('--new DIR is missing');
+    if ([...baseline, ...current].some((d) => d.trim() === '')) throw new UsageError('--baseline and --new need a folder');
+  } else if (positional.length !== 2) {
+    throw new UsageError(`expected BASELINE_DIR and NEW_DIR, got ${positional.length === 0 ? 'none' : positional.map((p) => JSON.stringify(p)).join(' ')}`);
+  } else {
+    baseline.push(positional[0]!);
+    current.push(positional[1]!);
+  }
+  const args: CompareArgs = { baseline, current, ...DEFAULT_RULES, out: 'compare-report.html' };
   for (const [flag, value] of options) {
     const n = Number(value);
+    const number = value.trim() !== '' && Number.isFinite(n);
     switch (flag) {
       case 'threshold':
-        if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--threshold ${JSON.stringify(value)}: expected a share of pixels from 0 to 1 (0.005 = 0.5 %)`);
+        if (!number || n < 0 || n > 1) throw new UsageError(`--threshold ${JSON.stringify(value)}: expected a share of the covered pixels from 0 to 1 (0.01 = 1 %)`);
         args.threshold = n;
         break;
       case 'pixel-threshold':
-        if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--pixel-threshold ${JSON.stringify(value)}: expected 0 to 1`);
+        if (!number || n < 0 || n > 1) throw new UsageError(`--pixel-threshold ${JSON.stringify(value)}: expected 0 to 1`);
         args.pixelThreshold = n;
+        break;
+      case 'region':
+        if (!number || !Number.isInteger(n) || n < 1 || n > 4096) throw new UsageError(`--region ${JSON.stringify(value)}: expected a window side in pixels, 1 to 4096`);
+        args.region = n;
+        break;
+      case 'region-pixels':
+        if (!number || !Number.isInteger(n) || n < 0) throw new UsageError(`--region-pixels ${JSON.stringify(value)}: expected a whole number of pixels ≥ 0`);
+        args.regionPixels = n;
         break;
       case 'out':
         if (value.trim() === '') throw new UsageError('--out needs a file name');

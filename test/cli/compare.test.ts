@@ -7,6 +7,7 @@ import { PNG } from 'pngjs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { shotFileName, type Manifest, type ManifestEntry } from '../../src/app/record-plan.ts';
 import { CompareInputError, compareRecordings, runCompare } from '../../src/cli/compare.ts';
+import { DEFAULT_RULES } from '../../src/cli/compare-rules.ts';
 
 const W = 40;
 const H = 30;
@@ -70,7 +71,7 @@ describe('compare', () => {
     const b = recording(join(root, 'b'), shots());
     const out = join(root, 'report.html');
     let stdout = '';
-    expect(runCompare({ baseline: a, current: b, threshold: 0.005, pixelThreshold: 0.1, out }, (s) => (stdout += s))).toBe(0);
+    expect(runCompare({ baseline: [a], current: [b], ...DEFAULT_RULES, out }, (s) => (stdout += s))).toBe(0);
     expect(stdout).toMatch(/3 pairs: 3 pass/);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('all 3 pairs pass');
@@ -80,19 +81,27 @@ describe('compare', () => {
     expect(existsSync(join(root, 'report-diff', entry('vs-hlsl', 0).file))).toBe(true);
   });
 
-  it('fails (exit 1) when a pair differs over the threshold, and lists it first', () => {
+  it('fails (exit 1) when a pair breaks a rule, names the rule, and lists it first', () => {
     const a = recording(join(root, 'a'), shots());
-    // 6×6 of 40×30 pixels = 3 %; another pair differs by 1 pixel (0.08 %).
+    // No masks and a gradient background: every pixel counts as covered (1200). 6×6 = 36 pixels = 3 % and
+    // 36 in one 16×16 window; another pair differs by 1 pixel (0.08 %).
     const b = recording(join(root, 'b'), shots(), { software: picture({ x: 2, y: 2, w: 6, h: 6 }), 'dual-quat': picture({ x: 30, y: 20, w: 1, h: 1 }) });
     let stdout = '';
-    expect(runCompare({ baseline: a, current: b, threshold: 0.005, pixelThreshold: 0.1, out: join(root, 'r.html') }, (s) => (stdout += s))).toBe(1);
+    expect(runCompare({ baseline: [a], current: [b], ...DEFAULT_RULES, out: join(root, 'r.html') }, (s) => (stdout += s))).toBe(1);
     const rows = stdout.split('\n');
-    expect(rows[1]).toMatch(/^FAIL\s+3\.000 %\s+36\s+default walk t=0\.000 software shaded/);
-    expect(rows[2]).toMatch(/^pass\s+0\.083 %\s+1\s+default walk t=0\.500 dual-quat/);
-    expect(stdout).toMatch(/3 pairs: 2 pass, 1 fail/);
+    expect(rows[0]).toMatch(/^status\s+rule\s+of model\s+pixels\s+region\s+shot$/);
+    expect(rows[1]).toMatch(/^FAIL\s+coverage \+ region\s+3\.0\d %\s+36\s+36\s+default walk t=0\.000 software shaded/);
+    expect(rows[2]).toMatch(/^pass\s+-\s+0\.08 %\s+1\s+1\s+default walk t=0\.500 dual-quat/);
+    expect(stdout).toMatch(/3 pairs: 2 pass, 1 fail — coverage: > 2\.00 % of the model's pixels \(1 fail\); region: > 24 px in 16×16 \(1 fail\)/);
+    expect(stdout).toMatch(/3 pairs without recorded masks: coverage estimated/);
     const html = readFileSync(join(root, 'r.html'), 'utf8');
     expect(html.indexOf('software shaded')).toBeLessThan(html.indexOf('dual-quat shaded'));
     expect(html).toContain('1 of 3 pairs fail');
+    expect(html).toContain('coverage rule: too many of the model&#39;s pixels differ');
+    expect(html).toContain('region rule: too many differing pixels in one place');
+    // The failing pair's crop of its worst window is inlined, and written beside the diffs.
+    expect(html).toContain('worst window (outlined) enlarged');
+    expect(existsSync(join(root, 'r-diff', entry('software', 0).file.replace(/\.png$/, '.crop.png')))).toBe(true);
     // The diff marks exactly the changed pixels.
     const diff = PNG.sync.read(readFileSync(join(root, 'r-diff', entry('software', 0).file)));
     const red = (x: number, y: number): boolean => diff.data[(y * W + x) * 4] === 255 && diff.data[(y * W + x) * 4 + 1] === 0;
@@ -100,11 +109,12 @@ describe('compare', () => {
     expect(red(20, 20)).toBe(false);
   });
 
-  it('applies the threshold: a 1-pixel change passes at 0.5 % and fails at 0', () => {
+  it('applies the rules\' limits: a 1-pixel change passes by default, fails at threshold 0 or region pixels 0', () => {
     const a = recording(join(root, 'a'), [entry('vs-hlsl', 0)]);
     const b = recording(join(root, 'b'), [entry('vs-hlsl', 0)], { 'vs-hlsl': picture({ x: 1, y: 1, w: 1, h: 1 }) });
-    expect(compareRecordings(a, b, join(root, 'd'), 0.005).failed).toBe(0);
-    expect(compareRecordings(a, b, join(root, 'd'), 0).failed).toBe(1);
+    expect(compareRecordings(a, b, join(root, 'd')).failed).toBe(0);
+    expect(compareRecordings(a, b, join(root, 'd'), { threshold: 0 }).pairs[0]!.failedRules).toEqual(['coverage']);
+    expect(compareRecordings(a, b, join(root, 'd'), { regionPixels: 0 }).pairs[0]!.failedRules).toEqual(['region']);
   });
 
   it('fails on shots missing from either side and on different sizes; skipped in both is fine', () => {
@@ -112,7 +122,7 @@ describe('compare', () => {
     const b = recording(join(root, 'b'), [entry('vs-hlsl', 0), entry('texture', 0, 'skipped'), entry('ff-indexed', 0, 'skipped'), entry('dual-quat', 0), entry('accumulated', 0)], {
       accumulated: picture(undefined, 20, 15),
     });
-    const r = compareRecordings(a, b, join(root, 'd'), 0.005);
+    const r = compareRecordings(a, b, join(root, 'd'));
     const status = Object.fromEntries(r.pairs.map((p) => [p.baseline?.technique ?? p.current!.technique, p.status]));
     expect(status).toEqual({ 'vs-hlsl': 'pass', software: 'missing', texture: 'skipped', 'ff-indexed': 'missing', 'dual-quat': 'added', accumulated: 'fail' });
     expect(r.pairs.find((p) => p.baseline?.technique === 'ff-indexed')!.note).toBe('skipped in the new recording: not available in this build');
@@ -126,21 +136,21 @@ describe('compare', () => {
     const a = recording(join(root, 'a'), [entry('vs-hlsl', 0), entry('software', 0)]);
     const renamed = [entry('software', 0), { ...entry('vs-hlsl', 0), file: 'other-name.png' }];
     const b = recording(join(root, 'b'), renamed, { software: picture({ x: 0, y: 0, w: 10, h: 10 }) });
-    const r = compareRecordings(a, b, join(root, 'd'), 0.005);
+    const r = compareRecordings(a, b, join(root, 'd'));
     expect(r.pairs.map((p) => `${p.baseline!.technique}:${p.status}`)).toEqual(['software:fail', 'vs-hlsl:pass']);
   });
 
   it('says what is wrong with missing folders, manifests and images', () => {
     const a = recording(join(root, 'a'), [entry('vs-hlsl', 0)]);
-    expect(() => compareRecordings(join(root, 'nope'), a, join(root, 'd'), 0.005)).toThrow(CompareInputError);
-    expect(() => compareRecordings(join(root, 'nope'), a, join(root, 'd'), 0.005)).toThrow(/baseline .*nope: no such folder/);
+    expect(() => compareRecordings(join(root, 'nope'), a, join(root, 'd'))).toThrow(CompareInputError);
+    expect(() => compareRecordings(join(root, 'nope'), a, join(root, 'd'))).toThrow(/baseline .*nope: no such folder/);
     mkdirSync(join(root, 'empty'));
-    expect(() => compareRecordings(a, join(root, 'empty'), join(root, 'd'), 0.005)).toThrow(/new .*empty: no manifest\.json/);
+    expect(() => compareRecordings(a, join(root, 'empty'), join(root, 'd'))).toThrow(/new .*empty: no manifest\.json/);
     writeFileSync(join(root, 'empty', 'manifest.json'), '{"format": ');
-    expect(() => compareRecordings(a, join(root, 'empty'), join(root, 'd'), 0.005)).toThrow(/manifest\.json: not valid JSON/);
+    expect(() => compareRecordings(a, join(root, 'empty'), join(root, 'd'))).toThrow(/manifest\.json: not valid JSON/);
     const b = recording(join(root, 'b'), [entry('vs-hlsl', 0)]);
     writeFileSync(join(b, entry('vs-hlsl', 0).file), 'not a png');
-    const r = compareRecordings(a, b, join(root, 'd'), 0.005);
+    const r = compareRecordings(a, b, join(root, 'd'));
     expect(r.pairs[0]!.status).toBe('added');
     expect(r.pairs[0]!.note).toMatch(/not a readable PNG/);
   });
@@ -162,11 +172,11 @@ describe('npm run compare (process)', () => {
     const c = recording(join(root, 'c'), shots(), { 'vs-hlsl': picture({ x: 0, y: 0, w: 20, h: 20 }) });
     const same = run(a, b);
     expect(same.status).toBe(0);
-    expect(same.stdout).toMatch(/^status\s+mismatch\s+pixels\s+shot\n/);
+    expect(same.stdout).toMatch(/^status\s+rule\s+of model\s+pixels\s+region\s+shot\n/);
     expect(existsSync(join(root, 'compare-report.html'))).toBe(true);
     const changed = run(a, c, '--out', 'changed.html');
     expect(changed.status).toBe(1);
-    expect(changed.stdout).toMatch(/\nFAIL\s+\d+\.\d{3} %\s+\d+\s+default walk t=0.000 vs-hlsl shaded\n/);
+    expect(changed.stdout).toMatch(/\nFAIL\s+coverage \+ region\s+\d+\.\d{2} %\s+\d+\s+\d+\s+default walk t=0.000 vs-hlsl shaded\n/);
     const missing = run(a, join(root, 'nope'));
     expect(missing.status).toBe(2);
     expect(missing.stderr.trim().split('\n')).toEqual([`error: new ${join(root, 'nope')}: no such folder`]);

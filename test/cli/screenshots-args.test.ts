@@ -10,6 +10,16 @@ describe('screenshots arguments', () => {
     expect(a.params).toEqual({});
     expect(a.dist).toBe('dist');
     expect(a.timeoutMs).toBe(120_000);
+    expect(a.shard).toBeNull();
+    expect(a.masks).toBe(true);
+  });
+
+  it('reads --shard I/N and --no-masks', () => {
+    const a = parseScreenshotsArgs(['--model', 'default', '--out', 'o', '--shard', '2/3', '--no-masks'])!;
+    expect(a.shard).toEqual({ index: 2, total: 3 });
+    expect(a.masks).toBe(false);
+    expect(() => parseScreenshotsArgs(['--model', 'default', '--out', 'o', '--shard', '4/3'])).toThrow(/--shard "4\/3": expected I\/N/);
+    expect(() => parseScreenshotsArgs(['--model', 'default', '--out', 'o', '--shard', '0/3'])).toThrow(UsageError);
   });
 
   it('reads every option, in both --key value and --key=value forms', () => {
@@ -79,17 +89,25 @@ describe('screenshots arguments', () => {
 
 describe('compare arguments', () => {
   it('has the documented defaults', () => {
-    expect(parseCompareArgs(['base', 'new'])).toEqual({ baseline: 'base', current: 'new', threshold: 0.005, pixelThreshold: 0.1, out: 'compare-report.html' });
+    expect(parseCompareArgs(['base', 'new'])).toEqual({ baseline: ['base'], current: ['new'], threshold: 0.02, pixelThreshold: 0.1, region: 16, regionPixels: 24, out: 'compare-report.html' });
   });
 
   it('reads threshold, pixel threshold and report file', () => {
-    expect(parseCompareArgs(['--threshold', '0', 'a', 'b', '--out=r.html', '--pixel-threshold', '0.3'])).toEqual({
-      baseline: 'a',
-      current: 'b',
+    expect(parseCompareArgs(['--threshold', '0', 'a', 'b', '--out=r.html', '--pixel-threshold', '0.3', '--region', '8', '--region-pixels=3'])).toEqual({
+      baseline: ['a'],
+      current: ['b'],
       threshold: 0,
       pixelThreshold: 0.3,
+      region: 8,
+      regionPixels: 3,
       out: 'r.html',
     });
+  });
+
+  it('takes several folders per side with --baseline and --new (the shards of one recording)', () => {
+    const a = parseCompareArgs(['--baseline', 's1', '--baseline=s2', '--new', 'n1', '--new', 'n2', '--new', 'n3'])!;
+    expect(a.baseline).toEqual(['s1', 's2']);
+    expect(a.current).toEqual(['n1', 'n2', 'n3']);
   });
 
   it.each([
@@ -99,6 +117,11 @@ describe('compare arguments', () => {
     [['a', 'b', '--threshold', 'x'], /--threshold "x"/],
     [['a', 'b', '--threshold', '2'], /from 0 to 1/],
     [['a', 'b', '--threshold'], /--threshold needs a value/],
+    [['a', 'b', '--region', '0'], /--region "0": expected a window side/],
+    [['a', 'b', '--region-pixels', '1.5'], /--region-pixels "1.5"/],
+    [['--baseline', 'a', 'b'], /not both/],
+    [['--baseline', 'a'], /--new DIR is missing/],
+    [['--new', 'a'], /--baseline DIR is missing/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseCompareArgs(argv)).toThrow(message);
   });
