@@ -5,7 +5,9 @@ import { readFileSync, readlinkSync } from 'node:fs';
  * that waits for a core does not advance its CPU clock, so a busy machine stretches the wall clock only.
  *
  * Linux: `/proc/thread-self/schedstat` (first field: nanoseconds on a CPU, the scheduler's own
- * sum_exec_runtime), else `/proc/thread-self/stat` utime + stime (clock ticks, 100 Hz: 10 ms steps).
+ * sum_exec_runtime, brought up to date at each scheduler tick and context switch: steps of a few ms), else
+ * `/proc/thread-self/stat` utime + stime (clock ticks, 100 Hz: 10 ms steps). Fine for limits of 100 ms and
+ * more; not a clock for timing a millisecond.
  * Both are the calling OS thread's alone: a Node worker thread, the main thread and V8's GC helper
  * threads are separate tasks of the process, unlike `process.cpuUsage()` which sums them all. Another
  * thread of this process is read at `/proc/self/task/<tid>/…`, so a watchdog can clock a worker that is
