@@ -68,12 +68,3 @@ export function threadId(): number | null {
 export function cpuMsOfThread(tid: number): number | null {
   return readCpuMs(`/proc/self/task/${tid}`);
 }
-
-/** Runs `f` and returns its result with the calling thread's CPU milliseconds and the wall milliseconds it took. */
-export function timed<T>(f: () => T): { value: T; cpuMs: number; wallMs: number } {
-  const wall0 = performance.now();
-  const cpu0 = threadCpuMs();
-  const value = f();
-  const cpuMs = threadCpuMs() - cpu0;
-  return { value, cpuMs, wallMs: performance.now() - wall0 };
-}
