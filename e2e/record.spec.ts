@@ -82,8 +82,7 @@ test('the Record folder downloads the same PNGs and manifest as npm run screensh
   // The page is back as it was: same state, playing, canvas at the window's size.
   expect(await pageState(page)).toEqual(before);
   const t0 = (await page.evaluate(() => window.skinlab.info())).t as number;
-  await page.waitForTimeout(400);
-  expect((await page.evaluate(() => window.skinlab.info())).t).not.toBe(t0);
+  await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).t, { timeout: 30_000 }).not.toBe(t0);
   expect(con.errors).toEqual([]);
 });
 

@@ -131,9 +131,9 @@ test('the policy is enforced: an injected inline script and a fetch to another s
     return { inline: (window as unknown as { __injected?: boolean }).__injected === true, fetched };
   });
   expect(ran).toEqual({ inline: false, fetched: false });
-  const events = await csp.events();
-  expect(events.some((e) => e.startsWith('script-src-elem blocked inline'))).toBe(true);
-  expect(events.some((e) => e.startsWith('connect-src blocked http://127.0.0.2:9'))).toBe(true);
+  // The violation events are dispatched as tasks of their own: polled, not read once after a fixed wait.
+  await expect.poll(async () => (await csp.events()).some((e) => e.startsWith('script-src-elem blocked inline'))).toBe(true);
+  await expect.poll(async () => (await csp.events()).some((e) => e.startsWith('connect-src blocked http://127.0.0.2:9'))).toBe(true);
 });
 
 test('a model URL on another server fails with a message, and the current model stays', async ({ page }) => {

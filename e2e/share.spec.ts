@@ -89,7 +89,7 @@ test('a dozen changes through the panel and the keys: the address follows, and t
   // Left out: the model (the default), speed, morph path, crowd.
   for (const key of ['model', 'speed', 'morphs', 'crowd', 'detail']) expect(query.has(key), key).toBe(false);
   // The address bar says the same, without a history entry per change.
-  await expect.poll(() => page.url(), { timeout: 5000 }).toBe(url);
+  await expect.poll(() => page.url(), { timeout: 30_000 }).toBe(url);
   expect(await page.evaluate(() => history.length)).toBe(entries);
 
   const original = await canvasPixels(page);
@@ -97,7 +97,7 @@ test('a dozen changes through the panel and the keys: the address follows, and t
   const { png: reopened, page: fresh } = await reopen(page, url);
   expect(exactDifference(original, reopened)).toBe(0);
   // The reopened page writes back the very same address.
-  await expect.poll(() => fresh.url(), { timeout: 5000 }).toBe(url);
+  await expect.poll(() => fresh.url(), { timeout: 30_000 }).toBe(url);
   expect(con.errors).toEqual([]);
 });
 

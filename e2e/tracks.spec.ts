@@ -113,12 +113,12 @@ test('tiny4: the timeline shows each track and flashes its footstep keys as they
       return false;
     },
     null,
-    { timeout: 10_000, polling: 20 },
+    { timeout: 30_000, polling: 20 },
   );
   expect(await lit.jsonValue()).toBe(true);
   // A key set from the page fires like one from the file; a bad clip is refused with the list.
   await page.evaluate(() => window.skinlab.addMarker('Walk', 0.5, 'clap'));
-  await page.waitForFunction(() => (window.skinlab.info().events as { name: string }[]).some((e) => e.name === 'clap'), null, { timeout: 10_000 });
+  await page.waitForFunction(() => (window.skinlab.info().events as { name: string }[]).some((e) => e.name === 'clap'), null, { timeout: 30_000 });
   const refused = await page.evaluate(() => {
     try {
       window.skinlab.addMarker('Sprint', 0.5, 'x');
@@ -159,7 +159,11 @@ test('tiny4: a wander crowd of 50 walks about with its own controllers, one draw
   const info = await page.evaluate(() => window.skinlab.info());
   expect(info.wander).toBe(true);
   const a = await shot(page);
+  // About 1.5 s of walking: that much wall time and at least 6 frames (a frame advances the crowd by 0.25 s at
+  // most, so on a busy machine drawing few frames a second the wall time alone would show less of the walk).
+  const f0 = await page.evaluate(() => window.skinlab.frames());
   await page.waitForTimeout(1500);
+  await page.waitForFunction((f) => window.skinlab.frames() >= f + 6, f0, { timeout: 60_000 });
   const b = await shot(page);
   const st = await page.evaluate(() => window.skinlab.stats());
   expect(st.drawCalls, 'one instanced draw per subset, as for 2 instances').toBe(grid);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { cpuMsOfThread } from '../thread-cpu.ts';
 import { signature, type CaseResult, type Verdict } from './check.ts';
 import { ShapeCache, makePlan, mutantAt, sourceOf, type CorpusFile, type Plan } from './plan.ts';
 import { SLOT, type FailureMessage, type WorkerInput } from './protocol.ts';
@@ -8,8 +9,12 @@ import { SLOT, type FailureMessage, type WorkerInput } from './protocol.ts';
 /**
  * A fuzz campaign: the plan's cases run in worker threads (one lane per worker, lane w taking cases
  * w, w + workers, ...) until the time budget or the case limit is reached. The parent is the watchdog:
- * a worker whose loadModel call runs longer than `hangMs` is terminated and the case recorded as a hang;
- * a worker that dies (heap limit: ERR_WORKER_OUT_OF_MEMORY) records an 'oom'. Either way the lane restarts
+ * a worker whose loadModel call has used more than `hangMs` of the worker thread's CPU time, or has run
+ * for `hangWallMs` of wall time whatever its CPU (a load blocked without using the CPU), is terminated and
+ * the case recorded as a hang. The CPU time is the worker thread's own (read by its OS thread id,
+ * thread-cpu.ts), not the process's, which also holds the other lanes and V8's helper threads; so a busy
+ * machine, which delays the thread without adding to its CPU time, does not turn a slow input into a
+ * hang. Without a per-thread clock (not Linux) `hangMs` is judged by the wall clock. A worker that dies (heap limit: ERR_WORKER_OUT_OF_MEMORY) records an 'oom'. Either way the lane restarts
  * after that case. Failing inputs are kept in memory and, with `outDir`, written there (a few per distinct
  * failure) with failures.tsv and summary.json beside them.
  */
@@ -41,10 +46,12 @@ export interface CampaignOptions {
   /** Size of the truncation sweep (plan.ts). */
   readonly sweepUnits: number;
   readonly workers: number;
-  /** A loadModel call slower than this is a failure ('slow'). */
+  /** A loadModel call using more CPU time than this (ms, the loading thread's) is a failure ('slow'). */
   readonly slowMs: number;
-  /** A loadModel call still running after this is killed ('hang'). */
+  /** A loadModel call that has used this much CPU time (ms, the loading thread's) is killed ('hang'). */
   readonly hangMs: number;
+  /** A loadModel call still running after this much wall time (ms), CPU or not, is killed ('hang'): the last resort. */
+  readonly hangWallMs: number;
   /** Worker V8 heap limit (MiB). */
   readonly heapMiB: number;
   readonly outDir: string | null;
@@ -81,6 +88,8 @@ export const DEFAULT_OPTIONS: Omit<CampaignOptions, 'files'> = {
   workers: 1,
   slowMs: 2000,
   hangMs: 5000,
+  /** 10 × hangMs: a load this thread is given a tenth of a core for still finishes, a blocked one is still caught. */
+  hangWallMs: 50_000,
   heapMiB: 2048,
   outDir: null,
   against: null,
@@ -133,7 +142,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
       if (outcome.kind === 'done') return;
       restarts++;
       const index = outcome.index;
-      if (index < 0) return;
+      if (index < 0) {
+        o.log(`lane ${lane}: the worker ended outside a case: ${outcome.message}`);
+        return;
+      }
       const regenerated = mutantAt(plan, shapes, index);
       const kind: FailureKind = outcome.kind;
       const message = outcome.message;
@@ -210,11 +222,17 @@ function runWorker(
     const watch = setInterval(() => {
       if (Date.now() >= deadline) Atomics.store(slots, SLOT.stop, 1);
       if (Atomics.load(slots, SLOT.phase) !== 1) return;
-      const running = Date.now() - epoch - Atomics.load(slots, SLOT.loadStarted);
-      if (running > o.hangMs) {
+      const wall = Date.now() - epoch - Atomics.load(slots, SLOT.loadStarted);
+      const tid = Atomics.load(slots, SLOT.tid);
+      const now = tid > 0 ? cpuMsOfThread(tid) : null;
+      const cpu = now === null ? null : Math.round(now - Atomics.load(slots, SLOT.loadStartedCpu));
+      const overCpu = cpu === null ? wall > o.hangMs : cpu > o.hangMs;
+      if (overCpu || wall > o.hangWallMs) {
         const index = Atomics.load(slots, SLOT.index);
         void worker.terminate();
-        finish({ kind: 'hang', index, message: `loadModel still running after ${running} ms (lane ${lane}); worker terminated` });
+        const spent = cpu === null ? `${wall} ms` : `${cpu} ms of CPU (${wall} ms wall)`;
+        const limit = overCpu ? `over the ${o.hangMs} ms ${cpu === null ? '' : 'CPU '}limit` : `over the ${o.hangWallMs} ms wall-clock cap`;
+        finish({ kind: 'hang', index, message: `loadModel still running after ${spent}, ${limit} (lane ${lane}); worker terminated` });
       }
     }, 50);
     worker.on('message', (m: FailureMessage | 'done') => {

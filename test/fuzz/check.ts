@@ -3,6 +3,7 @@ import { loadModel, loadModelAsync } from '../../src/loaders/load-model.ts';
 import { validateScene } from '../../src/model/build.ts';
 import { LoadError } from '../../src/model/errors.ts';
 import type { Scene } from '../../src/model/types.ts';
+import { CPU_CLOCK, threadCpuMs } from '../thread-cpu.ts';
 import { arm, disarm } from './alloc-guard.ts';
 
 /**
@@ -11,8 +12,11 @@ import { arm, disarm } from './alloc-guard.ts';
  * message is non-empty, names the file and stays readable (a corrupt name must not turn into a
  * megabyte-long message). Anything else is a failure: another exception type (TypeError, RangeError,
  * "Maximum call stack size exceeded", "Invalid array length"...), an allocation over the input's budget
- * (alloc-guard.ts; only metered when the guard is installed), or taking longer than `slowMs`.
- * A hang never returns here: the campaign's watchdog kills the worker thread running it.
+ * (alloc-guard.ts; only metered when the guard is installed), or spending more than `slowMs` of CPU time
+ * on it: the CPU time of the thread running the loader (thread-cpu.ts), so a machine busy with other jobs,
+ * which stretches the wall clock, does not make an input slow. Where there is no per-thread clock (not
+ * Linux) the wall clock judges instead. A hang never returns here: the campaign's watchdog kills the
+ * worker thread running it.
  */
 
 export type Verdict = 'ok' | 'load-error' | 'crash' | 'bad-message' | 'alloc' | 'slow';
@@ -23,6 +27,9 @@ export interface CaseResult {
   readonly message: string;
   /** The exception's stack for failures, '' otherwise. */
   readonly stack: string;
+  /** CPU milliseconds of the loading thread (wall milliseconds where the clock is 'wall'): what 'slow' judges. */
+  readonly cpuMs: number;
+  /** Wall-clock milliseconds, for the record only. */
   readonly ms: number;
   /** Bytes of typed arrays and buffers allocated while loading (0 without the guard). */
   readonly allocated: number;
@@ -76,13 +83,14 @@ export async function loaderIn(dir: string): Promise<Loader> {
 export function runCase(bytes: Uint8Array, fileName: string, slowMs: number, loader: Loader = CURRENT_LOADER): CaseResult {
   arm(allocationLimit(bytes));
   const t0 = performance.now();
+  const cpu0 = threadCpuMs();
   let error: unknown = null;
   try {
     loader.loadModel(fileName, bytes);
   } catch (e) {
     error = e;
   }
-  return verdict(error, performance.now() - t0, disarm(), fileName, slowMs, loader);
+  return verdict(error, { cpuMs: threadCpuMs() - cpu0, ms: performance.now() - t0 }, disarm(), fileName, slowMs, loader);
 }
 
 /**
@@ -93,6 +101,7 @@ export async function runCaseAsync(bytes: Uint8Array, fileName: string, slowMs: 
   if (loader.loadModelAsync === undefined) return runCase(bytes, fileName, slowMs, loader);
   arm(allocationLimit(bytes));
   const t0 = performance.now();
+  const cpu0 = threadCpuMs();
   let error: unknown = null;
   let scene: unknown = null;
   try {
@@ -108,13 +117,19 @@ export async function runCaseAsync(bytes: Uint8Array, fileName: string, slowMs: 
       error = new Error(`the loaded Scene fails validateScene: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  return verdict(error, performance.now() - t0, disarm(), fileName, slowMs, loader);
+  return verdict(error, { cpuMs: threadCpuMs() - cpu0, ms: performance.now() - t0 }, disarm(), fileName, slowMs, loader);
 }
 
-function verdict(error: unknown, ms: number, meter: ReturnType<typeof disarm>, fileName: string, slowMs: number, loader: Loader): CaseResult {
-  const base = { ms, allocated: meter.used };
+/** '1234 ms of CPU (2345 ms wall)', or '1234 ms' where the clock is the wall clock. */
+export function describeTime(t: { cpuMs: number; ms: number }): string {
+  return CPU_CLOCK === 'wall' ? `${t.ms.toFixed(0)} ms` : `${t.cpuMs.toFixed(0)} ms of CPU (${t.ms.toFixed(0)} ms wall)`;
+}
+
+function verdict(error: unknown, time: { cpuMs: number; ms: number }, meter: ReturnType<typeof disarm>, fileName: string, slowMs: number, loader: Loader): CaseResult {
+  const base = { ...time, allocated: meter.used };
+  const slow = time.cpuMs > slowMs;
   if (meter.tripped !== null) return { ...base, verdict: 'alloc', message: meter.tripped.message, stack: meter.tripped.stack };
-  if (error === null) return ms > slowMs ? { ...base, verdict: 'slow', message: `loaded in ${ms.toFixed(0)} ms`, stack: '' } : { ...base, verdict: 'ok', message: '', stack: '' };
+  if (error === null) return slow ? { ...base, verdict: 'slow', message: `loaded in ${describeTime(time)}`, stack: '' } : { ...base, verdict: 'ok', message: '', stack: '' };
   if (!(error instanceof loader.LoadError)) {
     const e = error instanceof Error ? error : new Error(String(error));
     return { ...base, verdict: 'crash', message: `${e.name}: ${e.message.slice(0, 300)}`, stack: e.stack ?? '' };
@@ -126,7 +141,7 @@ function verdict(error: unknown, ms: number, meter: ReturnType<typeof disarm>, f
     : message.length > MAX_MESSAGE ? `LoadError message of ${message.length} characters`
     : null;
   if (problem !== null) return { ...base, verdict: 'bad-message', message: `${problem}: ${message.slice(0, 300)}`, stack: error.stack ?? '' };
-  if (ms > slowMs) return { ...base, verdict: 'slow', message: `failed after ${ms.toFixed(0)} ms: ${message.slice(0, 200)}`, stack: '' };
+  if (slow) return { ...base, verdict: 'slow', message: `failed after ${describeTime(time)}: ${message.slice(0, 200)}`, stack: '' };
   return { ...base, verdict: 'load-error', message: message.slice(0, 300), stack: '' };
 }
 

@@ -8,7 +8,7 @@ import { GLTF_HOSTILE } from './gltf-hostile.ts';
  * glTF under the seeded mutation fuzzer (test/fuzz/README.md): the hand-built hostile glTF inputs, a
  * truncation sweep of every seed, then JSON-level and binary mutations of the seeds in
  * test/fixtures/gltf-fuzz, each through loadModelAsync. Every input must give a Scene that passes
- * validateScene or a LoadError naming the file, within 2 s and its allocation budget. A fixed number of
+ * validateScene or a LoadError naming the file, within 2 s of the loading thread's CPU time and its allocation budget. A fixed number of
  * cases for a fixed seed (SKINLAB_FUZZ_GLTF_CASES, SKINLAB_FUZZ_SEED), sized to about 6 s of one core on the 2-core CI machine;
  * longer runs: `npm run fuzz -- --minutes 30` (glTF seeds included).
  */
@@ -44,6 +44,8 @@ describe('glTF loading under a seeded mutation fuzzer', () => {
       expect(result.ok, 'some mutants still load').toBeGreaterThan(CASES / 20);
       expect(result.loadErrors, 'most damage is refused').toBeGreaterThan(CASES / 4);
     },
-    120_000,
+    // The whole run's wall-clock budget: many times its time on an idle machine, since other jobs stretch it; a
+    // hung input is the watchdog's to catch, by CPU time.
+    600_000,
   );
 });

@@ -5,7 +5,9 @@ import type { Plan } from './plan.ts';
  * What a campaign's parent and its worker threads share. The worker reads WorkerInput from workerData
  * and posts a FailureMessage per failing case, then 'done'. `shared` is a SharedArrayBuffer of Int32
  * slots (SLOT below, then one counter per corpus file from SLOT.perFile on): the worker writes them with
- * Atomics, the parent reads them, and raises `stop`. Times are milliseconds since `epoch`.
+ * Atomics, the parent reads them, and raises `stop`. Wall times are milliseconds since `epoch`; CPU times
+ * are milliseconds of the worker thread's own CPU clock (thread-cpu.ts), which the parent reads through the
+ * worker's OS thread id.
  */
 
 export const SLOT = {
@@ -13,7 +15,7 @@ export const SLOT = {
   index: 0,
   /** 0 generating the mutant, 1 inside loadModel. */
   phase: 1,
-  /** When the current loadModel call started. */
+  /** When the current loadModel call started (wall clock). */
   loadStarted: 2,
   /** Set by the parent: finish the current case and stop. */
   stop: 3,
@@ -22,7 +24,11 @@ export const SLOT = {
   loadErrors: 6,
   /** Largest allocation total of one input so far, in MiB (rounded up). */
   maxAllocMiB: 7,
-  perFile: 8,
+  /** The worker's OS thread id, 0 until known or where there is no per-thread CPU clock (then wall time judges). */
+  tid: 8,
+  /** The worker thread's CPU clock when the current loadModel call started (ms, whole). */
+  loadStartedCpu: 9,
+  perFile: 10,
 } as const;
 
 export interface WorkerInput {
@@ -31,6 +37,7 @@ export interface WorkerInput {
   readonly stride: number;
   /** First case index not to run. */
   readonly end: number;
+  /** A loadModel call using more CPU time than this (ms) fails as 'slow'. */
   readonly slowMs: number;
   readonly epoch: number;
   readonly shared: SharedArrayBuffer;

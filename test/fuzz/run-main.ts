@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_OPTIONS, describeFailures, runCampaign } from './campaign.ts';
-import { CURRENT_LOADER, isFailure, loaderIn, runCase, runCaseAsync, signature, type Loader } from './check.ts';
+import { CURRENT_LOADER, describeTime, isFailure, loaderIn, runCase, runCaseAsync, signature, type Loader } from './check.ts';
 import { gltfSeedFiles } from './gltf-seeds.ts';
 import { minimize } from './minimize.ts';
 import { packMszip } from './mszip-pack.ts';
@@ -18,7 +18,9 @@ import { analyse } from './structure.ts';
  *   --out DIR                   where failing inputs, failures.tsv and summary.json go (default /tmp/fuzz-failures-<seed>)
  *   --sweep N                   truncation sweep size (default 300 per minute of budget, at most 5000)
  *   --max-cases N               stop after N cases
- *   --slow-ms N / --hang-ms N   a load slower than N ms fails / is killed (defaults 2000 / 5000)
+ *   --slow-ms N / --hang-ms N   a load using more than N ms of the loading thread's CPU time fails / is killed
+ *                               (defaults 2000 / 5000); --hang-wall-ms N: killed after N ms of wall time
+ *                               whatever its CPU (default 10 × --hang-ms)
  *   --corpus DIR                corpus (default CORPUS_DIR, else ../shared/corpus); --no-generated skips public/models/generated
  *   --no-gltf / --gltf-only     leave out / fuzz only the glTF seeds of test/fixtures/gltf-fuzz (included by default)
  *   --replay FILE [--name N]    load one input in-process (through loadModelAsync) and print the verdict (N: name given to the loader)
@@ -84,6 +86,7 @@ export async function main(args: string[]): Promise<number> {
     workers: numberOption(args, '--workers', 1),
     slowMs: numberOption(args, '--slow-ms', DEFAULT_OPTIONS.slowMs),
     hangMs: numberOption(args, '--hang-ms', DEFAULT_OPTIONS.hangMs),
+    hangWallMs: numberOption(args, '--hang-wall-ms', 10 * numberOption(args, '--hang-ms', DEFAULT_OPTIONS.hangMs)),
     outDir,
     against: against ?? null,
     log: (line) => console.log(line),
@@ -99,7 +102,7 @@ export async function main(args: string[]): Promise<number> {
 
 async function replayOne(path: string, name: string, slowMs: number, loader: Loader): Promise<number> {
   const r = await runCaseAsync(new Uint8Array(readFileSync(path)), name, slowMs, loader);
-  console.log(`${r.verdict} in ${r.ms.toFixed(1)} ms, ${(r.allocated / 1048576).toFixed(1)} MiB allocated\n${r.message}`);
+  console.log(`${r.verdict} in ${describeTime(r)}, ${(r.allocated / 1048576).toFixed(1)} MiB allocated\n${r.message}`);
   if (r.stack) console.log(r.stack);
   if (isFailure(r.verdict)) console.log(`signature: ${signature(r)}`);
   return isFailure(r.verdict) ? 1 : 0;
