@@ -59,6 +59,15 @@ function isModel(data: Uint8Array, i: number): boolean {
 }
 
 /** Share of the canvas covered by the model. */
+/**
+ * Waits (polling, up to 60 s) until the stats window has closed twice since the call, so `stats()` then
+ * reports frames drawn after whatever the caller changed before it — however slowly a busy machine draws.
+ */
+export async function settledStats(page: Page): Promise<void> {
+  const start = await page.evaluate(() => window.skinlab.stats().windows as number);
+  await expect.poll(() => page.evaluate(() => window.skinlab.stats().windows as number), { timeout: 60_000, intervals: [100, 250, 500] }).toBeGreaterThanOrEqual(start + 2);
+}
+
 export async function coverage(page: Page): Promise<number> {
   const png = await gridlessShot(page);
   let covered = 0;

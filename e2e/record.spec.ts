@@ -34,14 +34,14 @@ async function pageState(page: Page): Promise<Record<string, unknown>> {
 
 test('the Record folder downloads the same PNGs and manifest as npm run screenshots', async ({ page }) => {
   test.setTimeout(180_000);
-  // The CLI path: its own server on dist/ and its own browser.
+  // The CLI path: its own server on the built folder the suite serves (SKINLAB_DIST) and its own browser.
   const cliDir = test.info().outputPath('cli');
   const cli = await runScreenshots({
     model: 'default',
     out: cliDir,
     request: { clips: [], times: [0.25, 0.8], frames: null, techniques: 'all', views: ['shaded', 'wireframe'], cameras: ['auto'], size: { width: 320, height: 240 } },
     params: {},
-    dist: 'dist',
+    dist: process.env.SKINLAB_DIST ?? 'dist',
     chromium: null,
     timeoutMs: 60_000,
   });

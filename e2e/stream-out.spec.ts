@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { openApp, pixelDifference, settledStats, watchConsole } from './helpers.ts';
 
 /**
  * The stream-out technique (transform feedback skins once per frame; every pass draws the result) and the
@@ -52,10 +52,10 @@ interface Costs {
   vertices: number;
 }
 
-/** The last frame's figures after a switch (stats follow a switch at once; averaged bytes settle within a second). */
+/** The figures of frames after a switch, once two stats windows have closed since (a view change shows at a window's close). */
 async function costs(page: Page, set: Record<string, string | number>): Promise<Costs> {
   await page.evaluate((s) => window.skinlab.set(s), set);
-  await page.waitForTimeout(1300);
+  await settledStats(page);
   return page.evaluate(() => {
     const s = window.skinlab.stats();
     return { passes: s.passes, skinned: s.skinnedVerticesPerFrame, feedback: s.feedbackBytes, vertices: window.skinlab.info().vertices as number };
@@ -113,7 +113,7 @@ test('Dawn with 5 morph weights: stream-out draws what software draws on every m
     if (morphs === 'slots') rows.push(`feedback vs CPU, ${await expectFeedbackLikeCpu(page, `dawn ${morphs}`, true)}`);
   }
   // Dawn's meshes carry tangents: 40 bytes per vertex.
-  await page.waitForTimeout(1300);
+  await settledStats(page);
   const s = await page.evaluate(() => ({ feedback: window.skinlab.stats().feedbackBytes, vertices: window.skinlab.info().vertices as number }));
   expect(s.feedback).toBe(40 * s.vertices);
   console.log(`[stream-out] dawn low, 5 weights, mismatching pixels vs software\n${rows.join('\n')}`);

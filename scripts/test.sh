@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: type-check, unit tests (Node), production build, the built bundle's no-eval check,
 # browser tests (Playwright on headless Chromium with WebGL2 through SwiftShader). Installs what is missing
-# first. SKINLAB_DIST: the folder to build into and serve (playwright.config.ts), default dist.
+# first. SKINLAB_DIST: the folder to build into and serve (playwright.config.ts), default dist;
+# SKINLAB_PORT: the preview server's port, default a free one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -27,4 +28,11 @@ npx vite build --logLevel warn --outDir "$DIST"
 echo "== no code from strings in the fresh build"
 SKINLAB_BUILT_DIST="$DIST" SKINLAB_BUILT_AFTER="$BUILT_AFTER" npx vitest run test/app/no-eval.test.ts
 echo "== browser tests"
-npx playwright test
+# The preview server's port: SKINLAB_PORT when given, else a free one, so two runs on one machine (two
+# clones, or CI beside a developer's run) never meet on one server.
+if [ -z "${SKINLAB_PORT:-}" ]; then
+  SKINLAB_PORT=$(node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });")
+  export SKINLAB_PORT
+fi
+echo "serving $DIST on 127.0.0.1:$SKINLAB_PORT"
+SKINLAB_DIST="$DIST" npx playwright test

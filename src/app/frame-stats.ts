@@ -67,6 +67,11 @@ export interface Stats {
   instancesCulled: number;
   /** Crowd mode's distance LOD: the camera pass's instances per drawn level, nearest (the chosen level) first, as of the last frame; [1] outside crowd mode, [drawn] without LOD. */
   instancesPerLevel: number[];
+  /**
+   * Stats windows closed since the page started. Each close copies the figures of its last frame (and the
+   * window's averages), so figures read once this has advanced twice past a change describe frames after it.
+   */
+  windows: number;
 }
 
 export class FrameStats {
@@ -103,6 +108,7 @@ export class FrameStats {
     instancesDrawn: 1,
     instancesCulled: 0,
     instancesPerLevel: [1],
+    windows: 0,
   };
   private readonly oneTime = { what: '', ms: 0 };
 
@@ -160,6 +166,7 @@ export class FrameStats {
       st.cpuAnimUs = cpuUs;
     }
     if (now - w.start >= 1000) {
+      st.windows++;
       st.fps = ((w.frames - 1) * 1000) / (now - w.start) || 0;
       st.cpuAnimUs = w.cpuUs / w.frames;
       this.copyFigures(model, f, w.upload / w.frames, w.skinUs / w.frames, w.feedback / w.frames, technique);
