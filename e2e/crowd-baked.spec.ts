@@ -80,6 +80,7 @@ test('culling with the camera inside the crowd leaves instances out and the pict
   await page.evaluate(() => window.skinlab.set({ cull: 1, crowdPath: 'cpu' }));
   await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).crowdPath).toBe('cpu');
   await expect.poll(counts, { timeout: 20_000 }).toBe(`${on.instancesDrawn}+${on.instancesCulled}`);
-  expect(new URL(page.url()).searchParams.get('crowdPath')).toBe('cpu');
+  // The address bar follows the state once it has held for one poll (url-sync.ts): poll it.
+  await expect.poll(() => new URL(page.url()).searchParams.get('crowdPath'), { timeout: 30_000 }).toBe('cpu');
   expect(con.errors).toEqual([]);
 });
