@@ -6,6 +6,7 @@ import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.t
 import { benchSplit, frameProbe } from './bench-hooks.ts';
 import type { FrameProbe } from './bench/window.ts';
 import { cameraSetting } from './camera-placement.ts';
+import { checkCompare } from './compare-state.ts';
 import type { AppContext } from './context.ts';
 import { ContextLoss } from './context-loss.ts';
 import { boneNames, currentPaletteRange, Facts, unsupportedReason, type OverlayFacts } from './facts.ts';
@@ -153,6 +154,7 @@ export class App implements AppContext {
     }
     const m = this.current;
     if (m) errors.push(...checkTechnique(state, this.renderer.caps, m, askedPalette));
+    errors.push(...this.checkCompare());
     if (m && (params.bone !== undefined || params.model !== undefined)) {
       const { node, why } = resolveBone(state, m, params.bone !== undefined);
       this.frame.boneNode = node;
@@ -189,7 +191,7 @@ export class App implements AppContext {
     const previous = this.current;
     this.current = model;
     this.frame.boneNode = resolveBone(state, model, false).node;
-    const techniqueErrors = checkTechnique(state, this.renderer.caps, model, null);
+    const techniqueErrors = [...checkTechnique(state, this.renderer.caps, model, null), ...this.checkCompare()];
     if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
     const technique = findTechnique(state.technique) ?? TECHNIQUES[0]!;
     this.renderer.shadows = state.shadows;
@@ -223,6 +225,16 @@ export class App implements AppContext {
   /** The model's bones by name (the `bone` key's names, in index order). */
   boneNames(): string[] {
     return boneNames(this.current);
+  }
+
+  /** compare-state.ts checkCompare against this build and the current model (fixes the state; returns the messages). */
+  private checkCompare(): string[] {
+    return checkCompare(this.state, (id) => findTechnique(id) !== undefined, (id) => this.unsupportedReason(findTechnique(id)!));
+  }
+
+  /** The right half's figures in compare mode (the left half's are stats()): compare-frame.ts. */
+  compareStats(): Stats {
+    return this.frame.compare.statsB.snapshot(this.current);
   }
 
   /** Why `technique` cannot draw the current model with the current options, or null. */
