@@ -228,14 +228,7 @@ export class App implements AppContext {
   }
 
   /** compare-state.ts checkCompare against this build and the current model (fixes the state; returns the messages). */
-  private checkCompare(): string[] {
-    return checkCompare(this.state, (id) => findTechnique(id) !== undefined, (id) => this.unsupportedReason(findTechnique(id)!));
-  }
-
-  /** The right half's figures in compare mode (the left half's are stats()): compare-frame.ts. */
-  compareStats(): Stats {
-    return this.frame.compare.statsB.snapshot(this.current);
-  }
+  private readonly checkCompare = (): string[] => checkCompare(this.state, (id) => findTechnique(id) !== undefined, (id) => this.unsupportedReason(findTechnique(id)!));
 
   /** Why `technique` cannot draw the current model with the current options, or null. */
   unsupportedReason(technique: Technique): string | null {
@@ -363,9 +356,9 @@ export class App implements AppContext {
     return this.facts.info();
   }
 
-  /** CONTRACT section 2 `stats()`: figures over the last second, and the last one-time work. */
-  stats(): Stats {
-    return this.frame.stats.snapshot(this.current);
+  /** CONTRACT section 2 `stats()`: figures over the last second, and the last one-time work; compare's right half with `half` 1. */
+  stats(half = 0): Stats {
+    return (half === 1 ? this.frame.compare.statsB : this.frame.stats).snapshot(this.current);
   }
 
   /** Benchmark hook: median ms of `frames` frames drawn back to back and finished. */

@@ -97,3 +97,12 @@ export function checkCompare(state: { compare: ComparePair | null; crowd: number
   if (errors.length > 0) state.compare = fixed;
   return errors;
 }
+
+/** Why a compare shot `A,B` (record-plan.ts) cannot be drawn: the first side `reason` rejects, named; null when both can. */
+export function pairReason(pair: string, reason: (id: string) => string | null): string | null {
+  for (const one of pair.split(',')) {
+    const why = reason(one);
+    if (why) return `${one}: ${why}`;
+  }
+  return null;
+}

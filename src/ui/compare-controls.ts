@@ -23,31 +23,27 @@ export function toggleCompare(app: App): Promise<void> {
   return app.set({ compare: formatCompare(togglePair(s.technique, lastPair)) });
 }
 
-/** The menu's proxy value: 'off' or the right half's technique. */
-interface CompareProxy {
-  compareWith: string;
-}
-
-/** The "compare with…" menu in `folder`; refresh() brings it in step with the state. */
-export class CompareControl {
-  private readonly proxy: CompareProxy = { compareWith: 'off' };
-  private readonly ctl: Controller;
-
-  constructor(folder: GUI, private readonly app: App) {
-    const options = ['off', ...TECHNIQUES.map((t) => t.id)];
-    this.ctl = folder.add(this.proxy, 'compareWith', options).name('compare with…  (C)').onChange((id: string) => {
-      const s = app.state;
-      if (id === 'off') {
-        if (s.compare) lastPair = s.compare;
-        void app.set({ compare: 'off' });
-      } else void app.set({ compare: `${s.compare ? s.compare.a : s.technique},${id}` });
-    });
-    this.ctl.domElement.title = 'Side by side: the technique on the left, this one on the right, one camera; drag the divider to move it (off: the single view)';
-  }
-
-  refresh(): void {
-    const pair = this.app.state.compare;
-    this.proxy.compareWith = pair ? pair.b : 'off';
-    this.ctl.updateDisplay();
-  }
+/**
+ * Adds the "compare with…" menu to `folder`: the single view's technique (or the pair's left one) against the
+ * one chosen, or off. The menu reads the state itself (listen()), so it follows the C key and links.
+ */
+export function addCompareControl(folder: GUI, app: App): Controller {
+  const proxy = {
+    get compareWith(): string {
+      return app.state.compare ? app.state.compare.b : 'off';
+    },
+    set compareWith(_: string) {
+      // Written by app.set in onChange; the getter reads the state.
+    },
+  };
+  const options = ['off', ...TECHNIQUES.map((t) => t.id)];
+  const ctl = folder.add(proxy, 'compareWith', options).name('compare with…  (C)').listen().onChange((id: string) => {
+    const s = app.state;
+    if (id === 'off') {
+      if (s.compare) lastPair = s.compare;
+      void app.set({ compare: 'off' });
+    } else void app.set({ compare: `${s.compare ? s.compare.a : s.technique},${id}` });
+  });
+  ctl.domElement.title = 'Side by side: the technique on the left, this one on the right, one camera; drag the divider to move it (off: the single view)';
+  return ctl;
 }

@@ -25,7 +25,7 @@ export function mountCompareOverlay(app: App, chrome: HTMLElement, canvas: HTMLE
       layer.hidden = pair === null;
       if (!pair) return;
       divider.place(s.compareSplit);
-      labels.update({ side: 'A', technique: pair.a, stats: app.stats(), gpuMs: null }, { side: 'B', technique: pair.b, stats: app.compareStats(), gpuMs: null }, s.compareSplit);
+      labels.update({ side: 'A', technique: pair.a, stats: app.stats(), gpuMs: null }, { side: 'B', technique: pair.b, stats: app.stats(1), gpuMs: null }, s.compareSplit);
     },
   };
 }

@@ -6,7 +6,7 @@ import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { MORPH_PATHS } from '../anim/morph.ts';
 import { formatMorph } from '../app/state.ts';
-import { CompareControl } from './compare-controls.ts';
+import { addCompareControl } from './compare-controls.ts';
 import { addCrowdControls } from './crowd-controls.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
@@ -82,7 +82,6 @@ export class Panel {
   private readonly anim: GUI;
   private readonly tracks: TracksPanel;
   private readonly techniqueCtl: Controller;
-  private readonly compareCtl: CompareControl;
   private readonly paletteCtl: Controller;
   private readonly viewCtl: Controller;
   private readonly render: GUI;
@@ -145,7 +144,7 @@ export class Panel {
     this.techniqueCtl = render.add(p, 'technique', techniqueOptions).name('technique  (T)').onChange((id: string) => {
       void app.set({ technique: id });
     });
-    this.compareCtl = new CompareControl(render, app);
+    addCompareControl(render, app);
     render.add(p, 'influences', [1, 2, 3, 4]).name('influences').onChange((v: number) => {
       void app.set({ influences: v });
     });
@@ -359,7 +358,6 @@ export class Panel {
     }
     this.refreshTechniques();
     this.tracks.refresh();
-    this.compareCtl.refresh();
     for (const c of this.gui.controllersRecursive()) c.updateDisplay();
   }
 
