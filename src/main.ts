@@ -14,6 +14,7 @@ import { exportGlbForScript, type ExportGlbResult } from './ui/export-glb.ts';
 import type { Metric } from './bench/metric.ts';
 import type { BenchOptions } from './app/bench/options.ts';
 import { startBench } from './ui/bench-start.ts';
+import { mountCompareOverlay } from './ui/compare-overlay.ts';
 
 /**
  * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
@@ -81,6 +82,7 @@ function start(): void {
   const census = installGlCensus(gl);
 
   let panel: Panel | null = null;
+  let compareOverlay: { update(): void } | null = null;
   let timeline: Timeline | null = null;
   let chromeVisible = true;
   const view: AppView = {
@@ -96,6 +98,7 @@ function start(): void {
     },
     stateChanged: () => {
       panel?.refresh();
+      compareOverlay?.update();
       setChrome(app.state.gui && chromeVisible);
     },
   };
@@ -157,6 +160,7 @@ function start(): void {
     refresh: () => panel?.refresh(),
     copyLink,
   });
+  compareOverlay = mountCompareOverlay(app, chrome, canvas);
   const bench = startBench(app);
   panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
   timeline = new Timeline(overlay.statsEl, app);
@@ -188,6 +192,7 @@ function start(): void {
     // Crowd mode names its own path ("crowd 100 (instanced, texture palette)") instead of the menu's technique.
     if (st.crowd > 1) facts.technique = st.technique;
     overlay.stats(st, facts);
+    compareOverlay?.update();
   }, 250);
   const syncTime = (): void => {
     panel?.frame();

@@ -6,6 +6,7 @@ import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.t
 import { benchSplit, frameProbe } from './bench-hooks.ts';
 import type { FrameProbe } from './bench/window.ts';
 import { cameraSetting } from './camera-placement.ts';
+import { checkCompare } from './compare-state.ts';
 import type { AppContext } from './context.ts';
 import { ContextLoss } from './context-loss.ts';
 import { boneNames, currentPaletteRange, Facts, unsupportedReason, type OverlayFacts } from './facts.ts';
@@ -153,6 +154,7 @@ export class App implements AppContext {
     }
     const m = this.current;
     if (m) errors.push(...checkTechnique(state, this.renderer.caps, m, askedPalette));
+    errors.push(...this.checkCompare());
     if (m && (params.bone !== undefined || params.model !== undefined)) {
       const { node, why } = resolveBone(state, m, params.bone !== undefined);
       this.frame.boneNode = node;
@@ -189,7 +191,7 @@ export class App implements AppContext {
     const previous = this.current;
     this.current = model;
     this.frame.boneNode = resolveBone(state, model, false).node;
-    const techniqueErrors = checkTechnique(state, this.renderer.caps, model, null);
+    const techniqueErrors = [...checkTechnique(state, this.renderer.caps, model, null), ...this.checkCompare()];
     if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
     const technique = findTechnique(state.technique) ?? TECHNIQUES[0]!;
     this.renderer.shadows = state.shadows;
@@ -224,6 +226,9 @@ export class App implements AppContext {
   boneNames(): string[] {
     return boneNames(this.current);
   }
+
+  /** compare-state.ts checkCompare against this build and the current model (fixes the state; returns the messages). */
+  private readonly checkCompare = (): string[] => checkCompare(this.state, (id) => findTechnique(id) !== undefined, (id) => this.unsupportedReason(findTechnique(id)!));
 
   /** Why `technique` cannot draw the current model with the current options, or null. */
   unsupportedReason(technique: Technique): string | null {
@@ -351,9 +356,9 @@ export class App implements AppContext {
     return this.facts.info();
   }
 
-  /** CONTRACT section 2 `stats()`: figures over the last second, and the last one-time work. */
-  stats(): Stats {
-    return this.frame.stats.snapshot(this.current);
+  /** CONTRACT section 2 `stats()`: figures over the last second, and the last one-time work; compare's right half with `half` 1. */
+  stats(half = 0): Stats {
+    return (half === 1 ? this.frame.compare.statsB : this.frame.stats).snapshot(this.current);
   }
 
   /** Benchmark hook: median ms of `frames` frames drawn back to back and finished. */

@@ -118,6 +118,8 @@ export class Facts {
       paused: state.t !== null || state.paused,
       speed: state.speed,
       technique: state.technique,
+      /** Side-by-side compare (state `compare`): A left, B right, the divider's share of the width; null when off. */
+      compare: state.compare ? { a: state.compare.a, b: state.compare.b, split: state.compareSplit } : null,
       techniques: TECHNIQUES.map((t) => t.id),
       /** Per technique id: null when it can draw this model here, else the reason (greyed out in the GUI). */
       techniqueSupport: Object.fromEntries(TECHNIQUES.map((t) => [t.id, unsupportedReason(ctx, t)])),

@@ -3,6 +3,7 @@ import type { OrbitCamera } from '../render/camera.ts';
 import { emptyFigures, type FrameFigures, type RenderOptions } from '../render/frame-types.ts';
 import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
 import { placeCamera } from './camera-placement.ts';
+import { CompareFrame } from './compare-frame.ts';
 import type { AppContext } from './context.ts';
 import { CrowdPlacement } from './crowd-placement.ts';
 import { CrowdLodLoader } from './crowd-lod-loader.ts';
@@ -14,7 +15,8 @@ import type { LoadedModel } from './loaded-model.ts';
  * pose, lays out a crowd and places the camera when they are due, fills the render options from the
  * state, draws through the renderer and records the figures in the stats window. Owns the render options,
  * the frame's figures, the crowd placement and the stats; reads the state, never writes it (except
- * rounding a paused time so a link carries it exactly). No allocation.
+ * rounding a paused time so a link carries it exactly). With `compare` on, the two halves are drawn by
+ * compare-frame.ts (the left half's figures and stats are this drawer's own). No allocation.
  */
 export class FrameDrawer {
   readonly figures: FrameFigures = emptyFigures();
@@ -22,6 +24,10 @@ export class FrameDrawer {
   readonly crowd = new CrowdPlacement();
   /** Crowd mode's lighter detail levels, loaded in the background (crowd-lod-loader.ts). */
   readonly lod = new CrowdLodLoader();
+  /** Side-by-side compare: the split frame and the right half's figures (compare-frame.ts). */
+  readonly compare = new CompareFrame();
+  /** The last frame was split (compare): a change re-frames an automatic camera for the new aspect. */
+  private wasSplit = false;
   /** state.bone resolved against the current model: a skeleton node, or -1 (App sets it). */
   boneNode = -1;
   /**
@@ -96,7 +102,12 @@ export class FrameDrawer {
     const o = this.options;
     o.wander = s.wander && s.crowd > 1;
     if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
-    camera.aspect = canvas.width / Math.max(1, canvas.height);
+    const split = this.compare.active(s);
+    if (split !== this.wasSplit) {
+      this.wasSplit = split;
+      if (s.camera === null) this.cameraDirty = true;
+    }
+    camera.aspect = split ? this.compare.framingAspect(canvas.width, canvas.height) : canvas.width / Math.max(1, canvas.height);
     if (this.cameraDirty) {
       placeCamera(camera, model.framing, s.camera, s.crowd, this.crowd.extent);
       this.cameraDirty = false;
@@ -119,11 +130,13 @@ export class FrameDrawer {
     player.morphTracksEnabled = s.morphTrack;
     const f = this.figures;
     this.ctx.renderer.shadows = s.shadows;
-    this.ctx.renderer.render(model.gpu, player, camera, o, f, model.palettes);
+    if (split) this.compare.draw(this.ctx.renderer, model, camera, o, f, s.compareSplit);
+    else this.ctx.renderer.render(model.gpu, player, camera, o, f, model.palettes);
     // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
     cpuUs += f.crowdPoseUs;
     this.lastCpuUs = cpuUs;
-    this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? (f.crowdPath === 'baked' ? this.crowd.bakedLabel : this.crowd.label) : o.technique.id, s.view, s.bone);
+    this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? (f.crowdPath === 'baked' ? this.crowd.bakedLabel : this.crowd.label) : split ? s.compare!.a : o.technique.id, s.view, s.bone);
+    if (split) this.compare.statsB.record(model, this.compare.figuresB, cpuUs, now, s.compare!.b, s.view, s.bone);
   }
 }
 

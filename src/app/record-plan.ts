@@ -1,6 +1,7 @@
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { CAMERA_PRESETS } from './state.ts';
+import { pairReason } from './compare-state.ts';
 
 /**
  * What a recording is: the request (clips × techniques × views × cameras × times at one size), the shots
@@ -28,7 +29,7 @@ export interface RecordRequest {
   times: number[];
   /** N evenly spaced times per clip: i · duration / N for i = 0 … N−1 (the end is the start of a loop). */
   frames: number | null;
-  /** Technique ids, or `all` for every technique this build has. */
+  /** Technique ids, or `all` for every technique this build has; `A,B` is a side-by-side compare shot. */
   techniques: string[] | 'all';
   /** Debug view ids (CONTRACT section 2 `view`). */
   views: string[];
@@ -289,6 +290,7 @@ function resolveClips(requested: readonly string[], subject: Subject): { name: s
 }
 
 function techniqueReason(id: string, subject: Subject): string | null {
+  if (id.includes(',')) return pairReason(id, (one) => techniqueReason(one, subject));
   if (!(TECHNIQUE_IDS as readonly string[]).includes(id)) return `unknown technique (known: ${TECHNIQUE_IDS.join(', ')})`;
   if (!subject.techniques.includes(id)) return 'technique not available in this build';
   return subject.support[id] ?? null;
@@ -309,7 +311,7 @@ function viewReason(id: string, subject: Subject): string | null {
  */
 export function shotFileName(shot: Omit<Shot, 'file'>): string {
   const t = `t${formatTime(shot.t)}`;
-  return [modelStem(shot.model), shot.clip ?? 'static', shot.technique, shot.view, shot.camera, t].map(slug).join('_') + '.png';
+  return [modelStem(shot.model), shot.clip ?? 'static', shot.technique.replace(',', '-vs-'), shot.view, shot.camera, t].map(slug).join('_') + '.png';
 }
 
 /** Seconds with at least 3 and at most 6 decimals: 0.5 → 0.500, 0.3666667 → 0.366667. */

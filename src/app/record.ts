@@ -1,6 +1,7 @@
 import { zipSync } from 'fflate';
 import { VIEW_IDS } from '../render/views.ts';
 import type { App } from './app.ts';
+import { formatCompare } from './compare-state.ts';
 import {
   buildManifest,
   manifestText,
@@ -82,12 +83,15 @@ export class Recorder {
     app.fixedSize = { width: shot.width, height: shot.height };
     // 'auto' re-frames even when the state already says auto: the user may have orbited since.
     if (shot.camera === 'auto') app.frameModel();
-    const params: Record<string, string | number> = { t: shot.t, technique: shot.technique, view: shot.view };
+    // A pair `A,B` is a side-by-side compare shot (the single view's technique is left as it is).
+    const pair = shot.technique.includes(',') ? shot.technique : null;
+    const params: Record<string, string | number> = pair ? { t: shot.t, compare: pair, view: shot.view } : { t: shot.t, technique: shot.technique, compare: 'off', view: shot.view };
     if (shot.clip !== null) params.clip = shot.clip;
     if (shot.camera !== 'auto') params.camera = shot.camera;
     await app.set(params);
-    if (app.state.technique !== shot.technique || app.state.view !== shot.view) {
-      throw new Error(`the page could not draw ${shot.technique} ${shot.view} (it shows ${app.state.technique} ${app.state.view}; see its error message)`);
+    const shown = pair ? formatCompare(app.state.compare) : app.state.technique;
+    if (shown !== shot.technique || app.state.view !== shot.view) {
+      throw new Error(`the page could not draw ${shot.technique} ${shot.view} (it shows ${shown || app.state.technique} ${app.state.view}; see its error message)`);
     }
     // Still the task that drew the frame: the drawing buffer holds it.
     const gl = app.gl;
@@ -159,7 +163,7 @@ export class Recorder {
   private saveState(): () => Promise<void> {
     const app = this.app;
     const s = app.state;
-    const saved = { clip: s.clip, t: s.t, paused: s.paused, technique: s.technique, view: s.view, camera: s.camera ? { ...s.camera } : null };
+    const saved = { clip: s.clip, t: s.t, paused: s.paused, technique: s.technique, compare: formatCompare(s.compare) || 'off', view: s.view, camera: s.camera ? { ...s.camera } : null };
     const time = app.current?.player.time ?? 0;
     const cam = app.camera;
     const pose = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance, target: [cam.target[0]!, cam.target[1]!, cam.target[2]!] };
@@ -169,7 +173,7 @@ export class Recorder {
       app.fixedSize = size;
       // A model loaded meanwhile brought its own clip and framing: leave those alone.
       if (app.current !== model) return;
-      const params: Record<string, string | number | null> = { clip: saved.clip, technique: saved.technique, view: saved.view, t: saved.t };
+      const params: Record<string, string | number | null> = { clip: saved.clip, technique: saved.technique, compare: saved.compare, view: saved.view, t: saved.t };
       await app.set(params);
       s.paused = saved.paused;
       s.camera = saved.camera;

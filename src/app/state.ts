@@ -3,6 +3,7 @@ import { VIEW_IDS, type ViewId } from '../render/views.ts';
 import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 import { formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
+import { DEFAULT_SPLIT, parseCompare, parseSplit, type ComparePair } from './compare-state.ts';
 
 /**
  * The one typed application state. The URL fills it, the GUI edits it, the frame loop and renderer
@@ -80,6 +81,13 @@ export interface AppState {
   cull: boolean;
   /** Crowd mode, a model with detail levels: far instances draw the lighter levels (`lod`, default on; docs/crowds.md). */
   lod: boolean;
+  /**
+   * Side-by-side compare (CONTRACT `compare=A,B`, app/compare-state.ts): A on the left, B on the right, one
+   * camera; null = the single view of `technique`. Drawn with one character only (crowd 1).
+   */
+  compare: ComparePair | null;
+  /** Compare: the divider's place, the share of the canvas width left of it (`compareSplit`, default 0.5). */
+  compareSplit: number;
 }
 
 export const CROWD_PATHS = ['baked', 'cpu'] as const;
@@ -154,6 +162,8 @@ export function defaultState(): AppState {
     crowdPath: 'baked',
     cull: true,
     lod: true,
+    compare: null,
+    compareSplit: DEFAULT_SPLIT,
   };
 }
 
@@ -323,6 +333,18 @@ export function applyParams(state: AppState, params: Record<string, string | num
         const on = parseSwitch(value, raw);
         if (on === null) bad(key, raw, 'expected 1 (distance LOD in crowds of a model with detail levels, default) or 0');
         else state.lod = on;
+        break;
+      }
+      case 'compare': {
+        const pair = parseCompare(value);
+        if (typeof pair === 'string') bad(key, raw, pair);
+        else state.compare = pair;
+        break;
+      }
+      case 'compareSplit': {
+        const split = parseSplit(value);
+        if (typeof split === 'string') bad(key, raw, split);
+        else state.compareSplit = split;
         break;
       }
       case 'wander':

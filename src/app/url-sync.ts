@@ -3,6 +3,7 @@ import { clampPalette } from '../techniques/index.ts';
 import { findBuiltin } from './builtins.ts';
 import { roundTime } from './frame.ts';
 import type { LoadedModel } from './loaded-model.ts';
+import { formatCompare } from './compare-state.ts';
 import { defaultState, formatCamera, formatMorph, type AppState } from './state.ts';
 
 /**
@@ -46,6 +47,8 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.influences !== DEFAULTS.influences) put('influences', String(s.influences));
   if (own && s.palette !== clampPalette(own.scene, caps, s.influences, DEFAULTS.palette)) put('palette', String(s.palette));
   if (s.view !== DEFAULTS.view) put('view', s.view);
+  if (s.compare) put('compare', formatCompare(s.compare));
+  if (s.compare && s.compareSplit !== DEFAULTS.compareSplit) put('compareSplit', String(s.compareSplit));
   if (own && s.bone !== '') {
     const names = own.scene.skeleton.names;
     const fallback = own.defaultBone >= 0 ? names[own.defaultBone] ?? String(own.defaultBone) : '';

@@ -1,3 +1,4 @@
+import { formatCompare, parseCompare } from '../app/compare-state.ts';
 import { defaultRequest, parseCamera, parseFrames, parseSize, parseTimes, RecordRequestError, splitList, type RecordRequest, type ShardInfo } from '../app/record-plan.ts';
 import { DEFAULT_RULES } from './compare-rules.ts';
 import { parseShard, ShardError } from './shots-shard.ts';
@@ -20,6 +21,8 @@ export const SCREENSHOTS_USAGE = `usage: npm run screenshots -- --model <id|path
   --times 0,0.5,1       times in seconds
   --frames N            N evenly spaced times per clip, i*duration/N (default: 3)
   --techniques all|ID,… technique ids (default: all in this build; unknown/unsupported ones are skipped)
+  --compare A,B[;C,D]   side-by-side shots instead: A on the left half, B on the right, one camera
+                        (page key compare); one shot per pair, named <model>_<clip>_A-vs-B_...
   --views ID,…          debug views (default: shaded)
   --cameras C;C         camera settings: auto, a preset (front, left, ...) or yaw,pitch,distance
                         (default: auto); separate several with ";" or repeat the option
@@ -86,6 +89,7 @@ const RESERVED: Readonly<Record<string, string>> = {
   clip: '--clip',
   t: '--times or --frames',
   technique: '--techniques',
+  compare: '--compare',
   view: '--views',
   camera: '--cameras',
   gui: 'nothing (the page runs with gui=0)',
@@ -132,7 +136,7 @@ function wrap<T>(f: () => T): T {
 
 /** `--help` → null (print usage); otherwise the parsed arguments or a UsageError. */
 export function parseScreenshotsArgs(argv: readonly string[]): ScreenshotsArgs | null {
-  const flags = new Set(['model', 'out', 'clip', 'clips', 'times', 'frames', 'techniques', 'views', 'cameras', 'size', 'set', 'dist', 'chromium', 'timeout', 'shard']);
+  const flags = new Set(['model', 'out', 'clip', 'clips', 'times', 'frames', 'techniques', 'views', 'cameras', 'size', 'set', 'dist', 'chromium', 'timeout', 'shard', 'compare']);
   const { options, positional } = tokens(argv, flags, new Set(['help', 'h', 'no-masks']));
   if (argv.includes('-h') || options.some(([f]) => f === 'help' || f === 'h')) return null;
   if (positional.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positional[0])} (options start with --)`);
@@ -180,10 +184,24 @@ export function parseScreenshotsArgs(argv: readonly string[]): ScreenshotsArgs |
         request.frames = wrap(() => parseFrames(value));
         break;
       case 'techniques': {
+        if (once.has('compare')) throw new UsageError('--compare and --techniques cannot be combined (a compare shot draws its pair)');
         const list = splitList(value);
         if (list.length === 0) throw new UsageError('--techniques needs "all" or technique ids');
         request.techniques = list.length === 1 && list[0] === 'all' ? 'all' : list;
         if (request.techniques !== 'all' && list.includes('all')) throw new UsageError('--techniques: "all" cannot be combined with ids');
+        break;
+      }
+      case 'compare': {
+        if (once.has('techniques')) throw new UsageError('--compare and --techniques cannot be combined (a compare shot draws its pair)');
+        const pairs: string[] = [];
+        for (const text of value.split(';')) {
+          if (text.trim() === '') continue;
+          const pair = parseCompare(text);
+          if (pair === null || typeof pair === 'string') throw new UsageError(`--compare ${JSON.stringify(text)}: ${pair ?? 'expected A,B'}`);
+          pairs.push(formatCompare(pair));
+        }
+        if (pairs.length === 0) throw new UsageError('--compare needs a pair of technique ids A,B');
+        request.techniques = pairs;
         break;
       }
       case 'views':

@@ -29,6 +29,9 @@ import { surfaceView } from './views.ts';
  * (each image with its own shadow pass), LinesPass's skeleton overlay, or CrowdPass in crowd mode (its own
  * instanced caster pass). Owns the context-wide resources (program cache, shared uniforms and white texture,
  * the passes, the shadow map, the diff targets); dispose() deletes them all. Per-frame work reuses its objects: no allocation in render().
+ *
+ * Side-by-side compare (compare-split.ts) calls render() once per half, with setRegion() first: the half's
+ * viewport and scissor, its own variant slot (`half`), its own shadow map pass; fullCanvas() ends it.
  */
 
 /** Diff-view signature: technique, influences, palette, bind pose, time, canvas size, floor, shadows, viewProj (16). */
@@ -57,6 +60,9 @@ export class Renderer {
   private readonly diffSignature = new Float64Array(DIFF_SIGNATURE);
   /** The palettes of the model drawn when the caller passes none to render() (built when the model changes). */
   private paletteSet: PaletteSet | null = null;
+  /** The region drawn into (compare halves: [x, y, width, height]) while `regionOn`; else the whole buffer. */
+  private readonly region = new Int32Array(4);
+  private regionOn = false;
   /** Technique options of the frame being drawn (reused object). */
   private readonly techniqueOptions = { influences: 4, palette: 12 };
 
@@ -92,10 +98,43 @@ export class Renderer {
     return model.techniqueMeshesFor(technique, this.caps, o);
   }
 
-  /** Clears the bound framebuffer (the canvas or a diff target) to the background colour (also what is drawn while no model is loaded). */
+  /**
+   * Draws the following render() calls into one region of the buffer only (a compare half): the viewport and
+   * scissor are set to it when a pass clears. fullCanvas() goes back to the whole buffer.
+   */
+  setRegion(region: ArrayLike<number>): void {
+    for (let i = 0; i < 4; i++) this.region[i] = region[i]!;
+    this.regionOn = true;
+  }
+
+  /** Back to drawing the whole buffer (scissor off). */
+  fullCanvas(): void {
+    this.regionOn = false;
+    this.gl.disable(this.gl.SCISSOR_TEST);
+    this.gl.viewport(0, 0, this.gl.drawingBufferWidth, this.gl.drawingBufferHeight);
+  }
+
+  /** Sets the viewport (and in a region, the scissor) to what render() draws into. */
+  private useRegion(): void {
+    const gl = this.gl;
+    const r = this.region;
+    if (this.regionOn) {
+      gl.viewport(r[0]!, r[1]!, r[2]!, r[3]!);
+      gl.enable(gl.SCISSOR_TEST);
+      gl.scissor(r[0]!, r[1]!, r[2]!, r[3]!);
+    } else {
+      gl.disable(gl.SCISSOR_TEST);
+      gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    }
+  }
+
+  /**
+   * Clears the bound framebuffer (the canvas or a diff target; within the region while one is set) to the
+   * background colour (also what is drawn while no model is loaded).
+   */
   clear(): void {
     const gl = this.gl;
-    gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    this.useRegion();
     gl.clearColor(0.105, 0.115, 0.135, 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
   }
@@ -104,9 +143,10 @@ export class Renderer {
    * Draws `model` in `player`'s pose (evaluated). `palettes`: the model's PaletteSet (LoadedModel.palettes,
    * built at load with the player); without it the renderer keeps its own for the model drawn. It is
    * updated here, once per frame, from player.model, and is what the techniques read (every technique's
-   * palette equals player.writePalette's bit for bit).
+   * palette equals player.writePalette's bit for bit). `half`: compare's right half (1) draws through its own
+   * variant slot, so two techniques in one frame are each a program swap.
    */
-  render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures, palettes: PaletteSet | null = null): void {
+  render(model: ModelGpu, player: AnimPlayer, camera: OrbitCamera, opts: RenderOptions, out: FrameFigures, palettes: PaletteSet | null = null, half = 0): void {
     this.variants.forgetOthers(model);
     if (opts.crowd > 1) {
       this.diffSchedule.reset();
@@ -145,7 +185,7 @@ export class Renderer {
     const stored = morph ? morph.storageBytes : 0;
     const s0 = performance.now();
     const shadows = this.shadows;
-    const v = this.variants.get(0, model, technique, opts.influences, opts.palette, surface, opts.morphs, shadows);
+    const v = this.variants.get(half === 1 ? 2 : 0, model, technique, opts.influences, opts.palette, surface, opts.morphs, shadows);
     const tmeshes = this.techniqueMeshes(model, technique, opts.influences, opts.palette);
     const t0 = performance.now();
     morph?.prepare(opts.morphs, player.morphWeights, tmeshes, v.gpuMorph);
@@ -199,7 +239,7 @@ export class Renderer {
       gl.bindFramebuffer(gl.FRAMEBUFFER, dv.image.framebuffer);
       this.surfaces.draw(model, v, tmeshes, opts, out, true);
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-      gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+      this.useRegion();
       dv.composite();
       out.drawCalls++;
       const sig = this.diffSignature;
@@ -212,9 +252,15 @@ export class Renderer {
       sig[6] = opts.grid ? 1 : 0;
       sig[7] = shadows ? 1 : 0;
       for (let i = 0; i < 16; i++) sig[8 + i] = camera.viewProj[i]!;
-      if (this.diffSchedule.due(sig)) dv.count();
-      out.diffPixels = dv.differing;
-      out.diffShare = dv.share;
+      // A compare half's targets hold both halves: the count (of the whole buffer) is left out.
+      if (this.regionOn) {
+        out.diffPixels = -1;
+        out.diffShare = -1;
+      } else {
+        if (this.diffSchedule.due(sig)) dv.count();
+        out.diffPixels = dv.differing;
+        out.diffShare = dv.share;
+      }
     } else {
       this.diffSchedule.reset();
       out.diffPixels = -1;

@@ -108,6 +108,8 @@ export class ShadowMap {
     if (!this.framebuffer) this.allocate();
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.framebuffer);
     gl.viewport(0, 0, this.size, this.size);
+    // A compare half scissors the canvas to itself; the map is cleared and drawn whole.
+    gl.disable(gl.SCISSOR_TEST);
     gl.depthMask(true);
     gl.clear(gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);

@@ -11,7 +11,8 @@ import type { SurfaceView } from './views.ts';
 /**
  * Program variants: which define set a (model, technique, influences, palette, morph path, colouring,
  * shadows) needs, and the cache of resolved variants with their uniform bindings, per slot (0: the chosen
- * technique in the view's colouring; 1: the diff view's software reference). Compiling goes through the
+ * technique in the view's colouring — compare's left half; 1: the diff view's software reference; 2: compare's
+ * right half). Compiling goes through the
  * context's ProgramCache (which owns the programs); this file owns only the small binding objects.
  */
 
@@ -61,7 +62,7 @@ export function surfaceDefines(defines: Defines, surface: SurfaceView): Defines 
 }
 
 export class Variants {
-  private readonly slots: (Variant | null)[] = [null, null];
+  private readonly slots: (Variant | null)[] = [null, null, null];
   /** Technique options being resolved (reused object). */
   private readonly options = { influences: 4, palette: 12 };
 
@@ -141,7 +142,6 @@ export class Variants {
 
   /** Forgets every slot (after a readback that bound other programs, on dispose). */
   clear(): void {
-    this.slots[0] = null;
-    this.slots[1] = null;
+    this.slots.fill(null);
   }
 }

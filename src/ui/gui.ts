@@ -6,6 +6,7 @@ import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { MORPH_PATHS } from '../anim/morph.ts';
 import { formatMorph } from '../app/state.ts';
+import { addCompareControl } from './compare-controls.ts';
 import { addCrowdControls } from './crowd-controls.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
@@ -143,6 +144,7 @@ export class Panel {
     this.techniqueCtl = render.add(p, 'technique', techniqueOptions).name('technique  (T)').onChange((id: string) => {
       void app.set({ technique: id });
     });
+    addCompareControl(render, app);
     render.add(p, 'influences', [1, 2, 3, 4]).name('influences').onChange((v: number) => {
       void app.set({ influences: v });
     });

@@ -3,6 +3,7 @@ import { fileSource } from '../app/model-source.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
+import { toggleCompare } from './compare-controls.ts';
 import { exportAndDownload } from './export-glb.ts';
 import { savePicture } from './save-picture.ts';
 import { PointerGestures } from './touch.ts';
@@ -185,6 +186,10 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
         }
         break;
       }
+      case 'c':
+      case 'C':
+        void toggleCompare(app);
+        break;
       case 'g':
       case 'G':
         s.grid = !s.grid;

@@ -76,6 +76,7 @@ export class Overlay {
 <tr><td>K</td><td>skeleton overlay</td></tr>
 <tr><td>W</td><td>wireframe view</td></tr>
 <tr><td>T, Shift+T</td><td>next / previous skinning technique</td></tr>
+<tr><td>C</td><td>compare side by side (this technique | dual-quat, or the last pair); drag the divider</td></tr>
 <tr><td>V</td><td>next view (weights, influences, groups, diff …)</td></tr>
 <tr><td>B</td><td>bind pose (identity palette)</td></tr>
 <tr><td>G</td><td>floor (grid and shadow)</td></tr>

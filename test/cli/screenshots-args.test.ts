@@ -14,6 +14,16 @@ describe('screenshots arguments', () => {
     expect(a.masks).toBe(true);
   });
 
+  it('reads --compare A,B[;C,D] as compare shots, and refuses it with --techniques or a bad pair', () => {
+    const a = parseScreenshotsArgs(['--model', 'twist', '--out', 'o', '--compare', 'vs-hlsl,dual-quat; software,texture'])!;
+    expect(a.request.techniques).toEqual(['vs-hlsl,dual-quat', 'software,texture']);
+    expect(() => parseScreenshotsArgs(['--model', 'twist', '--out', 'o', '--compare', 'vs-hlsl'])).toThrow(/--compare "vs-hlsl": expected two technique ids/);
+    expect(() => parseScreenshotsArgs(['--model', 'twist', '--out', 'o', '--compare', 'vs-hlsl,nope'])).toThrow(/unknown technique nope/);
+    expect(() => parseScreenshotsArgs(['--model', 'twist', '--out', 'o', '--techniques', 'all', '--compare', 'vs-hlsl,dual-quat'])).toThrow(/cannot be combined/);
+    expect(() => parseScreenshotsArgs(['--model', 'twist', '--out', 'o', '--compare', 'vs-hlsl,dual-quat', '--techniques', 'all'])).toThrow(/cannot be combined/);
+    expect(() => parseScreenshotsArgs(['--model', 'twist', '--out', 'o', '--set', 'compare=vs-hlsl,texture'])).toThrow(UsageError);
+  });
+
   it('reads --shard I/N and --no-masks', () => {
     const a = parseScreenshotsArgs(['--model', 'default', '--out', 'o', '--shard', '2/3', '--no-masks'])!;
     expect(a.shard).toEqual({ index: 2, total: 3 });

@@ -36,6 +36,15 @@ describe('recording plan', () => {
     expect(clipTimes(request({ frames: null, times: [1, 0, 1] }), 9)).toEqual([1, 0]);
   });
 
+  it('plans a compare pair as one shot per state, named A-vs-B, skipped when a side cannot draw', () => {
+    const shots = planShots(request({ frames: null, times: [0.5], techniques: ['vs-hlsl,software', 'vs-hlsl,ff-indexed'] }), subject);
+    expect(shots.map((s) => [s.technique, s.file, s.skipped])).toEqual([
+      ['vs-hlsl,software', 'default_walk_vs-hlsl-vs-software_shaded_auto_t0.500.png', null],
+      ['vs-hlsl,ff-indexed', 'default_walk_vs-hlsl-vs-ff-indexed_shaded_auto_t0.500.png', 'ff-indexed: needs 40 matrices, this device holds 20'],
+    ]);
+    expect(shotKey(shots[0]!)).not.toBe(shotKey({ ...shots[0]!, technique: 'vs-hlsl' }));
+  });
+
   it('expands the current clip × techniques × views × times in render order', () => {
     const shots = planShots(request({ frames: null, times: [0, 0.5], techniques: ['vs-hlsl', 'software'], views: ['shaded', 'wireframe'] }), subject);
     expect(shots.map((s) => `${s.clip} ${s.technique} ${s.view} ${s.t}`)).toEqual([
