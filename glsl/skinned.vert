@@ -13,6 +13,7 @@
 //   skinned model-space position, normal and tangent (xyz, bitangent sign w) as written by skinVertex, not
 //   normalised, in o_position / o_normal / o_tangent; the pass captures them into the buffers every draw reads
 //   (src/techniques/stream-out.ts). The rest of main() runs as usual and is not captured.
+// SKIN_DDM: the ddm technique's pass (with SKIN_OUT): direct delta mush's skinVertex (ddm_pars) instead of skin_pars.
 // VIEW_TEXTURE: the weights/influences views' per-vertex data (render/view-data.ts), fetched at gl_VertexID
 //   from u_viewTex and passed on as v_view.
 precision highp float;
@@ -22,7 +23,9 @@ precision highp int;
 #if defined(CROWD)
 #include <crowd_pars>
 #endif
-#if !defined(NO_SKIN)
+#if defined(SKIN_DDM)
+#include <ddm_pars>
+#elif !defined(NO_SKIN)
 #include <skin_pars>
 #endif
 #if defined(MORPH_SLOTS) || defined(MORPH_TEXTURE)

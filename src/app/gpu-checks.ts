@@ -2,6 +2,8 @@ import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../ani
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import { referenceSkinPositions } from '../anim/reference-skin.ts';
 import { skinMesh } from '../anim/software-skin.ts';
+import { ddmData } from '../deform/ddm-precompute.ts';
+import { skinMeshDdm } from '../deform/ddm-runtime.ts';
 import type { SkinnedMesh } from '../model/types.ts';
 import { angle, tangentCheck as checkTangents, referenceTangents, type TangentCheck } from '../render/tangent-check.ts';
 import { clampPalette, findTechnique } from '../techniques/index.ts';
@@ -17,7 +19,7 @@ import type { LoadedModel } from './loaded-model.ts';
 /** skinCheck(): the technique's GPU-skinned positions, normals and tangents (transform feedback) against the CPU reference. */
 export interface SkinCheck {
   technique: string;
-  /** The CPU reference used: `software` (linear blend), `dual-quat`, or `gl-matrix` (anim/reference-skin.ts, asked for). */
+  /** The CPU reference used: `software` (linear blend), `dual-quat`, `ddm` (deform/ddm-runtime.ts), or `gl-matrix` (anim/reference-skin.ts, asked for). */
   reference: string;
   vertices: number;
   /** Diameter of the model's framing sphere (model units). */
@@ -92,10 +94,11 @@ export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-m
   m.player.evaluate();
   const readbacks = ctx.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, ctx.state.morphs);
   const dual = technique.id === 'dual-quat';
+  const ddm = technique.id === 'ddm';
   const applied = pathWeights(m, ctx.state.morphs).weights;
   const out: SkinCheck = {
     technique: technique.id,
-    reference: reference === 'gl-matrix' ? 'gl-matrix' : dual ? 'dual-quat' : 'software',
+    reference: reference === 'gl-matrix' ? 'gl-matrix' : dual ? 'dual-quat' : ddm ? 'ddm' : 'software',
     vertices: 0,
     modelSize: m.framing.radius * 2,
     maxError: 0,
@@ -109,14 +112,14 @@ export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-m
   };
   m.scene.meshes.forEach((mesh, i) => {
     const normals = new Float32Array(mesh.vertexCount * 3);
-    const skinned = referenceSkin(m, mesh, applied, dual, influences, normals);
+    const skinned = referenceSkin(m, mesh, applied, dual, influences, normals, ddm);
     for (let s = 0; s < mesh.vertexCount; s++) if (directionError(normals, s * 3, mesh.normals, s * 3) > 0.05) out.normalsTurned++;
     const cpu = reference === 'gl-matrix' ? referenceSkinPositions(morphedMesh(mesh, applied), m.player.model, influences) : skinned;
     let tangents: Float32Array | null = null;
     if (mesh.tangents) {
       const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
       m.player.writePalette(mesh, pal, 0);
-      tangents = referenceTangents(mesh, applied, pal, dual, influences);
+      tangents = ddm ? ddmTangents(mesh, applied, pal) : referenceTangents(mesh, applied, pal, dual, influences);
     }
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {
@@ -153,6 +156,7 @@ export function morphCheck(ctx: AppContext, path: string, id: string): MorphChec
   m.player.evaluate();
   const readbacks = ctx.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, morphPath);
   const dual = technique.id === 'dual-quat';
+  const ddm = technique.id === 'ddm';
   const all = pathWeights(m, 'cpu').weights;
   const own = pathWeights(m, morphPath);
   const zero = new Float32Array(all.length);
@@ -168,9 +172,9 @@ export function morphCheck(ctx: AppContext, path: string, id: string): MorphChec
     maxMorphOffset: 0,
   };
   m.scene.meshes.forEach((mesh, i) => {
-    const full = referenceSkin(m, mesh, all, dual, influences);
-    const mine = referenceSkin(m, mesh, own.weights, dual, influences);
-    const neutral = referenceSkin(m, mesh, zero, dual, influences);
+    const full = referenceSkin(m, mesh, all, dual, influences, null, ddm);
+    const mine = referenceSkin(m, mesh, own.weights, dual, influences, null, ddm);
+    const neutral = referenceSkin(m, mesh, zero, dual, influences, null, ddm);
     for (let s = 0; s < mesh.vertexCount; s++) out.maxMorphOffset = Math.max(out.maxMorphOffset, pointError(full, s, neutral, s));
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {
@@ -207,20 +211,29 @@ function pathWeights(m: LoadedModel, path: MorphPath): { weights: Float32Array; 
 }
 
 /**
- * CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning) with the current
- * pose. Returns the positions; writes the unit normals into `outNormals` (3 floats per mesh vertex) when given.
+ * CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning, or with `ddm` direct
+ * delta mush) with the current pose. Returns the positions; writes the unit normals into `outNormals` (3 floats
+ * per mesh vertex) when given.
  */
-function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, dual: boolean, influences: number, outNormals: Float32Array | null = null): Float32Array {
+function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, dual: boolean, influences: number, outNormals: Float32Array | null = null, ddm = false): Float32Array {
   const source = morphedMesh(mesh, weights);
   const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
   m.player.writePalette(mesh, pal, 0);
   const cpu = new Float32Array(mesh.vertexCount * 3);
-  if (dual) {
+  if (ddm) skinMeshDdm(source, ddmData(mesh), pal, cpu, outNormals);
+  else if (dual) {
     const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
     buildDualQuatPalette(pal, mesh.bones.length, dq);
     skinMeshDualQuat(source, dq, cpu, outNormals, influences);
   } else skinMesh(source, pal, cpu, outNormals, influences);
   return cpu;
+}
+
+/** Direct delta mush's skinned tangents of the mesh morphed by `weights` (4 floats per vertex; deform/ddm-runtime.ts). */
+function ddmTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array): Float32Array {
+  const out = new Float32Array(mesh.vertexCount * 4);
+  skinMeshDdm(morphedMesh(mesh, weights), ddmData(mesh), palette, new Float32Array(mesh.vertexCount * 3), null, out);
+  return out;
 }
 
 /** A mesh with its bind-space positions and normals morphed by `weights` (the mesh itself when nothing moves it). */

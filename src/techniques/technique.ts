@@ -23,7 +23,8 @@ export type TechniqueId =
   | 'accumulated'
   | 'dual-quat'
   | 'texture'
-  | 'stream-out';
+  | 'stream-out'
+  | 'ddm';
 
 /** Every id of CONTRACT section 5, in menu order. */
 export const TECHNIQUE_IDS: readonly TechniqueId[] = [
@@ -36,6 +37,7 @@ export const TECHNIQUE_IDS: readonly TechniqueId[] = [
   'dual-quat',
   'texture',
   'stream-out',
+  'ddm',
 ];
 
 /**
