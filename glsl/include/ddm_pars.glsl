@@ -8,8 +8,9 @@
 //                 with Ω the centred 4×4 of ddm-precompute.ts (upper triangle) and c = the vertex's centre's
 //                 x, y, z in the slots 0, 1, 2 (0 in the others). Slots are sorted by Ω33, unused ones are 0.
 // skinVertex(p, n, tv, ...): Q = Σ_s (M_s with translation M_s·(c, 1)) Ω_s over slots until Ω33 = 0, divided by
-//   Q33; C = Q₃ₓ₃ − q p̄ᵀ (q = Q's last column, p̄ its last row); R = ddmPolar(C, the first slot's 3×3);
-//   position = R (p − c) + q − R p̄, normal = R n, tangent = R tv.
+//   Q33; s = Σ_s Ω33_s S_s / Q33 with S_s = ddmScale(M_s) (column lengths, z negated where M_s mirrors);
+//   C = (Q₃ₓ₃ − q p̄ᵀ)·diag(s) (q = Q's last column, p̄ its last row); R = ddmPolar(C, the first slot's 3×3 · S);
+//   position = R (s ⊙ (p − c − p̄)) + q, normal = normalize(R (n ⊘ s)), tangent = normalize(R (s ⊙ tv)).
 
 #define DDM_ROW_VERTICES 64
 #define DDM_TEXELS 24
@@ -91,17 +92,26 @@ mat3 ddmPolar(mat3 c, mat3 warm) {
     2.0 * (qx * qz + qw * qy), 2.0 * (qy * qz - qw * qx), 1.0 - 2.0 * (qx * qx + qy * qy));
 }
 
+// The bind-space axis scale of a palette matrix [R·S | t]: its column lengths, z negated where it mirrors.
+vec3 ddmScale(mat4 m) {
+  vec3 s = vec3(length(m[0].xyz), length(m[1].xyz), length(m[2].xyz));
+  return determinant(mat3(m)) < 0.0 ? vec3(s.xy, -s.z) : s;
+}
+
 void skinVertex(vec3 p, vec3 n, vec3 tv, out vec3 position, out vec3 normal, out vec3 tangent) {
   vec3 centre = vec3(ddmTexel(2).w, ddmTexel(5).w, ddmTexel(8).w);
   mat4 q = mat4(0.0);
   mat3 warm = mat3(0.0);
+  vec3 scale = vec3(0.0);
   for (int s = 0; s < 8; s++) {
     vec4 t2 = ddmTexel(3 * s + 2);
     if (t2.y == 0.0) break;
     vec4 t0 = ddmTexel(3 * s);
     vec4 t1 = ddmTexel(3 * s + 1);
     mat4 m = ddmPalette(uint(t2.z + 0.5));
-    if (s == 0) warm = mat3(m);
+    vec3 bs = ddmScale(m);
+    if (s == 0) warm = mat3(m) * mat3(bs.x, 0.0, 0.0, 0.0, bs.y, 0.0, 0.0, 0.0, bs.z);
+    scale += t2.y * bs;
     m[3] = vec4((m * vec4(centre, 1.0)).xyz, 1.0);
     mat4 omega = mat4(
       t0.x, t0.y, t0.z, t0.w,
@@ -110,11 +120,18 @@ void skinVertex(vec3 p, vec3 n, vec3 tv, out vec3 position, out vec3 normal, out
       t0.w, t1.z, t2.x, t2.y);
     q += m * omega;
   }
-  q *= q[3][3] != 0.0 ? 1.0 / q[3][3] : 0.0;
+  float inv = q[3][3] != 0.0 ? 1.0 / q[3][3] : 0.0;
+  q *= inv;
+  scale *= inv;
   vec3 qt = q[3].xyz;
   vec3 pbar = vec3(q[0][3], q[1][3], q[2][3]);
-  mat3 r = ddmPolar(mat3(q) - outerProduct(qt, pbar), warm);
-  position = r * (p - centre) + qt - r * pbar;
-  normal = r * n;
-  tangent = r * tv;
+  mat3 c = mat3(q) - outerProduct(qt, pbar);
+  mat3 r = ddmPolar(mat3(c[0] * scale.x, c[1] * scale.y, c[2] * scale.z), warm);
+  position = r * (scale * (p - centre - pbar)) + qt;
+  vec3 nr = r * (n / scale);
+  float nl = length(nr);
+  normal = nl > 1e-20 ? nr / nl : vec3(0.0);
+  vec3 tr = r * (scale * tv);
+  float tl = length(tr);
+  tangent = tl > 1e-20 ? tr / tl : vec3(0.0);
 }

@@ -13,8 +13,9 @@ import { ddmGraph, type DdmGraph } from './ddm-graph.ts';
  * S = (I − λ·L̄)^p and S′ = (I − κ·L̄)^p: p explicit steps of the uniform Laplacian L̄ = I − D⁻¹A over the mesh
  * welded by position (ddm-graph.ts). libigl's direct_delta_mush takes p implicit cotangent steps instead; an
  * implicit step has global support, so every vertex would carry every bone. Explicit steps grow a bone's support
- * by one ring per step, so each bone is smoothed only over its weights' support dilated by p rings (exact, no
- * cut-off: the values outside are zero), and a row of S is a row-stochastic average of nearby vertices.
+ * by at most one ring per step, and a row of S is a row-stochastic average of nearby vertices. The domain grows
+ * by a ring only while its outermost ring holds a weight (w or w̃) above FRONT_EPSILON: the shares dropped
+ * beyond are below 1e-6 each (a Gaussian tail of width ≈ √(p·λ) rings), so 120 steps cost ~35 rings, not 120.
  * The rows of Ω are stored as the upper triangle of the symmetric 4×4, 10 floats in the order
  * (00, 01, 02, 03, 11, 12, 13, 22, 23, 33); entry 9 is the smoothed weight share of the bone.
  * Stored centred: Ω′_ij = T_i Ω_ij T_iᵀ with T_i the translation by −c_i, c_i = p̄_i (`centre`). Ω's 3×3 block is
@@ -32,6 +33,8 @@ import { ddmGraph, type DdmGraph } from './ddm-graph.ts';
  */
 
 export const DDM_SLOTS = 8;
+/** A bone's smoothing domain grows by a ring only while its outermost ring holds a weight above this. */
+export const FRONT_EPSILON = 1e-6;
 export const DDM_OMEGA = 10;
 
 export interface DdmParams {
@@ -45,8 +48,12 @@ export interface DdmParams {
   readonly alpha: number;
 }
 
-/** p = 20 and α = 0.8 are libigl's tutorial values; λ = 0.5, κ = 0.25 are explicit step sizes (stable below 1, no overshoot at 0.5). */
-export const DEFAULT_DDM_PARAMS: DdmParams = { iterations: 20, lambda: 0.5, kappa: 0.25, alpha: 0.8 };
+/**
+ * The diffusion of libigl's tutorial (p = 20 implicit steps, λ = 3, κ = 1, α = 0.8) in explicit steps: both damp
+ * a smooth mode of L̄ (eigenvalue μ ≪ 1) by ≈ exp(−T μ), T = p·λ = 60 for Ψ and p·κ = 20 for w̃. Here 120 steps of
+ * λ = 0.5 (T = 60; no step overshoots, (1 − λμ) ≥ 0 for μ ≤ 2) and κ = 1/6 (T = 20); α = 0.8 as libigl.
+ */
+export const DEFAULT_DDM_PARAMS: DdmParams = { iterations: 120, lambda: 0.5, kappa: 1 / 6, alpha: 0.8 };
 
 export interface DdmData {
   readonly vertexCount: number;
@@ -120,12 +127,12 @@ export function computeDdm(mesh: SkinnedMesh, params: DdmParams = DEFAULT_DDM_PA
   const local = new Int32Array(nodes).fill(-1);
   const order = new Uint32Array(nodes);
   const ringEnd = new Uint32Array(p + 2);
-  let cur = new Float64Array(0);
-  let next = new Float64Array(0);
+  let cur = new Float64Array(nodes * 11);
+  let next = new Float64Array(nodes * 11);
   const steps = smooth ? p : 0;
   const lambda = params.lambda, kappa = params.kappa, alpha = params.alpha;
   for (let j = 0; j < bones; j++) {
-    // The domain: the bone's seed nodes, then `steps` rings around them, in ring order.
+    // The domain: the bone's seed nodes, then the rings around them as the smoothing reaches them, in ring order.
     let size = 0;
     for (let s = seedStart[j]!; s < seedStart[j + 1]!; s++) {
       const m = seeds[s]!;
@@ -134,25 +141,8 @@ export function computeDdm(mesh: SkinnedMesh, params: DdmParams = DEFAULT_DDM_PA
     }
     if (size === 0) continue;
     ringEnd[0] = size;
-    for (let r = 1; r <= steps; r++) {
-      const from = r === 1 ? 0 : ringEnd[r - 2]!;
-      for (let o = from; o < ringEnd[r - 1]!; o++) {
-        const m = order[o]!;
-        for (let e = graph.offsets[m]!; e < graph.offsets[m + 1]!; e++) {
-          const k = graph.neighbours[e]!;
-          if (local[k]! < 0) {
-            local[k] = size;
-            order[size++] = k;
-          }
-        }
-      }
-      ringEnd[r] = size;
-    }
-    if (cur.length < size * 11) {
-      cur = new Float64Array(size * 22);
-      next = new Float64Array(size * 22);
-    }
-    // Both zeroed: a step writes rings ≤ s + 1 only, and the rings beyond must read as zero.
+    // Both zeroed over the seeds; a ring joins (zeroed) when the step about to run would carry a share
+    // above FRONT_EPSILON onto it.
     cur.fill(0, 0, size * 11);
     next.fill(0, 0, size * 11);
     // Channel 0: w; channels 1..10: w · u uᵀ (upper triangle).
@@ -161,9 +151,25 @@ export function computeDdm(mesh: SkinnedMesh, params: DdmParams = DEFAULT_DDM_PA
       const w = nodeWeight[seedStart[j]! + o]!;
       writeOuter(cur, o * 11, w, nodePos[m * 3]!, nodePos[m * 3 + 1]!, nodePos[m * 3 + 2]!);
     }
+    let rings = 0;
     for (let s = 0; s < steps; s++) {
-      // After s steps only rings ≤ s hold values; step s + 1 reaches ring s + 1.
-      const end = ringEnd[Math.min(s + 1, steps)]!;
+      if (frontShare(cur, rings === 0 ? 0 : ringEnd[rings - 1]!, ringEnd[rings]!) > FRONT_EPSILON) {
+        const from = rings === 0 ? 0 : ringEnd[rings - 1]!;
+        for (let o = from; o < ringEnd[rings]!; o++) {
+          const m = order[o]!;
+          for (let e = graph.offsets[m]!; e < graph.offsets[m + 1]!; e++) {
+            const k = graph.neighbours[e]!;
+            if (local[k]! < 0) {
+              local[k] = size;
+              order[size++] = k;
+            }
+          }
+        }
+        cur.fill(0, ringEnd[rings]! * 11, size * 11);
+        next.fill(0, ringEnd[rings]! * 11, size * 11);
+        ringEnd[++rings] = size;
+      }
+      const end = size;
       for (let o = 0; o < end; o++) {
         const m = order[o]!;
         const b = o * 11;
@@ -212,6 +218,13 @@ export function computeDdm(mesh: SkinnedMesh, params: DdmParams = DEFAULT_DDM_PA
     onProgress?.((j + 1) / bones);
   }
   return assemble(mesh, graph, cand, centre, params, performance.now() - t0);
+}
+
+/** The largest weight (channels 0 and 10: w̃ and w) on the domain nodes from..to. */
+function frontShare(values: Float64Array, from: number, to: number): number {
+  let most = 0;
+  for (let o = from; o < to; o++) most = Math.max(most, Math.abs(values[o * 11]!), Math.abs(values[o * 11 + 10]!));
+  return most;
 }
 
 /** The nodes each bone weights (CSR by bone) and each seed's mean weight over its node's vertices; node positions. */

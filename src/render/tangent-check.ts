@@ -2,6 +2,8 @@ import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinTangentsDualQuat } from '..
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { skinTangents } from '../anim/software-skin.ts';
+import { ddmData } from '../deform/ddm-precompute.ts';
+import { skinMeshDdm } from '../deform/ddm-runtime.ts';
 import type { SkinnedMesh } from '../model/types.ts';
 import type { Technique } from '../techniques/technique.ts';
 import type { ModelGpu } from './model-gpu.ts';
@@ -47,6 +49,21 @@ export function referenceTangents(mesh: SkinnedMesh, weights: Float32Array, pale
   return out;
 }
 
+/**
+ * CPU reference of one mesh's direct delta mush tangents (4 floats per mesh vertex): applyMorphs with `weights`,
+ * then deform/ddm-runtime.ts with the neutral mesh's ddmData. Allocates: test hook only.
+ */
+export function ddmReferenceTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array): Float32Array {
+  const n = mesh.vertexCount;
+  const positions = new Float32Array(n * 3);
+  const normals = new Float32Array(n * 3);
+  const tangents = new Float32Array(n * 4);
+  applyMorphs(mesh, weights, positions, normals, tangents);
+  const out = new Float32Array(n * 4);
+  skinMeshDdm({ ...mesh, positions, normals, tangents }, ddmData(mesh), palette, new Float32Array(n * 3), null, out);
+  return out;
+}
+
 /** Angle (radians) between the directions a[i..i+2] and b[j..j+2], whatever their lengths; 0 when either is zero, Infinity when not finite. */
 export function angle(a: Float32Array, i: number, b: Float32Array, j: number): number {
   const ax = a[i]!, ay = a[i + 1]!, az = a[i + 2]!, bx = b[j]!, by = b[j + 1]!, bz = b[j + 2]!;
@@ -58,7 +75,8 @@ export function angle(a: Float32Array, i: number, b: Float32Array, j: number): n
 /**
  * Test hook: morphs (path `path`) and skins the current pose on the GPU with `technique`, reads the tangents
  * back with transform feedback (Renderer.readbackSkin, v_tangent, model space) and compares each technique
- * vertex with the CPU reference of the mesh vertex it copies (referenceTangents with the path's own weights).
+ * vertex with the CPU reference of the mesh vertex it copies (referenceTangents with the path's own weights;
+ * ddmReferenceTangents for `ddm`).
  * Vertices a technique deliberately approximates are left out. Allocates; not per frame.
  */
 export function tangentCheck(
@@ -75,6 +93,7 @@ export function tangentCheck(
   player.evaluate();
   const readbacks = renderer.readbackSkin(model, player, technique, influences, palette, morphPath);
   const dual = technique.id === 'dual-quat';
+  const ddm = technique.id === 'ddm';
   const weights = new Float32Array(player.morphWeights.length);
   effectiveWeights(morphPath, player.morphWeights, weights, new Int32Array(MORPH_SLOTS));
   const zero = new Float32Array(weights.length);
@@ -97,8 +116,8 @@ export function tangentCheck(
     out.meshes++;
     const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
     player.writePalette(mesh, pal, 0);
-    const cpu = referenceTangents(mesh, weights, pal, dual, influences);
-    const neutral = referenceTangents(mesh, zero, pal, dual, influences);
+    const cpu = ddm ? ddmReferenceTangents(mesh, weights, pal) : referenceTangents(mesh, weights, pal, dual, influences);
+    const neutral = ddm ? ddmReferenceTangents(mesh, zero, pal) : referenceTangents(mesh, zero, pal, dual, influences);
     for (let s = 0; s < mesh.vertexCount; s++) out.maxMorphTurn = Math.max(out.maxMorphTurn, angle(cpu, s * 4, neutral, s * 4));
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {

@@ -8,7 +8,8 @@ import { identityPalette, loadPublic, maxPointError, meshSize, posePalette } fro
 
 /**
  * Direct delta mush (src/deform/ddm-*.ts): without smoothing it is linear blend skinning; the bind pose is the
- * rest pose; the polar decomposition always returns a proper rotation; smoothing changes the twist rig's twist;
+ * rest pose; the polar decomposition always returns a proper rotation; palettes with scale keep linear blending's
+ * size; the default smoothing rounds the twist rig's joints;
  * Dawn high precomputes within budget.
  */
 
@@ -81,11 +82,33 @@ describe('ddm polar decomposition', () => {
   });
 });
 
+/** Signed volume enclosed by the triangles (outward wound: positive). */
+function signedVolume(indices: Uint32Array, p: Float32Array): number {
+  let v = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
+    v += p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) - p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) + p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!);
+  }
+  return v / 6;
+}
+
+/** Smallest distance of the ring's posed vertices from their centroid (the twist rig's joint ring: its radius). */
+function ringRadius(p: Float32Array, ring: readonly number[]): number {
+  let cx = 0, cy = 0, cz = 0;
+  for (const v of ring) { cx += p[v * 3]!; cy += p[v * 3 + 1]!; cz += p[v * 3 + 2]!; }
+  cx /= ring.length; cy /= ring.length; cz /= ring.length;
+  let r = Infinity;
+  for (const v of ring) r = Math.min(r, Math.hypot(p[v * 3]! - cx, p[v * 3 + 1]! - cy, p[v * 3 + 2]! - cz));
+  return r;
+}
+
 describe('ddm precompute and runtime', () => {
   const twist = loadPublic('models/generated/twist.m3d');
   const tiny = loadPublic('models/tiny/tiny.x');
 
   it('without smoothing (p = 0) DDM is linear blend skinning', () => {
+    // Ω′ centred on p̄ = the vertex itself keeps only Ω33 = w: q is linear blending's point and the detail
+    // term R·(s ⊙ (v − p̄)) is zero, so neither R nor the scale s (tiny's R·S palettes) enter.
     for (const [scene, clip, t] of [[twist, 0, 2], [twist, 1, 2], [tiny, 0, 0.4]] as const) {
       const mesh = scene.meshes[0]!;
       const data = computeDdm(mesh, { ...DEFAULT_DDM_PARAMS, iterations: 0 });
@@ -97,6 +120,32 @@ describe('ddm precompute and runtime', () => {
       skinMeshDdm(mesh, data, pal, ddm, null);
       expect(maxPointError(ddm, lbs) / meshSize(mesh)).toBeLessThan(1e-5);
     }
+  });
+
+  it('palettes with scale: tiny.x at a walk pose has linear blending\'s size (its matrices are R·S, S = (1.28, 1.12, 1.47))', () => {
+    const mesh = tiny.meshes[0]!;
+    const pal = posePalette(tiny, mesh, 0, 0.4);
+    const lbs = new Float32Array(mesh.vertexCount * 3);
+    const ddm = new Float32Array(mesh.vertexCount * 3);
+    skinMesh(mesh, pal, lbs, null);
+    skinMeshDdm(mesh, ddmData(mesh), pal, ddm, null);
+    const box = (p: Float32Array): number[] => {
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let v = 0; v < mesh.vertexCount; v++) for (let c = 0; c < 3; c++) {
+        lo[c] = Math.min(lo[c]!, p[v * 3 + c]!);
+        hi[c] = Math.max(hi[c]!, p[v * 3 + c]!);
+      }
+      return [0, 1, 2].map((c) => hi[c]! - lo[c]!);
+    };
+    const bl = box(lbs), bd = box(ddm);
+    console.log(`tiny walk: bounding box linear blend ${bl.map((x) => x.toFixed(1)).join(' × ')}, ddm ${bd.map((x) => x.toFixed(1)).join(' × ')}`);
+    for (let c = 0; c < 3; c++) expect(Math.abs(bd[c]! / bl[c]! - 1)).toBeLessThan(0.05);
+    // Unscaled, the detail around the smoothed centres shrinks by 1/1.12..1/1.47 (the box's depth was 13 % short
+    // at p = 20); the smoothing itself moves the vertices a little from linear blending's.
+    let sum = 0;
+    for (let v = 0; v < mesh.vertexCount; v++) sum += Math.hypot(ddm[v * 3]! - lbs[v * 3]!, ddm[v * 3 + 1]! - lbs[v * 3 + 1]!, ddm[v * 3 + 2]! - lbs[v * 3 + 2]!);
+    console.log(`tiny walk: mean |ddm − linear blend| ${(sum / mesh.vertexCount / meshSize(mesh)).toExponential(2)} of the size`);
+    expect(sum / mesh.vertexCount / meshSize(mesh)).toBeLessThan(5e-3);
   });
 
   it('the bind pose is the rest pose (positions, normals, tangents)', () => {
@@ -129,23 +178,31 @@ describe('ddm precompute and runtime', () => {
     }
   });
 
-  it('smoothing changes the 180° twist: the middle ring keeps more of its radius than linear blend skinning', () => {
+  it('the defaults smooth the twist rig\'s twist and bend joints: a rounder neck and more volume than linear blending and the mild p = 20', () => {
     const mesh = twist.meshes[0]!;
-    const pal = posePalette(twist, mesh, 0, 2);
-    const lbs = new Float32Array(mesh.vertexCount * 3);
-    const ddm = new Float32Array(mesh.vertexCount * 3);
-    skinMesh(mesh, pal, lbs, null);
-    skinMeshDdm(mesh, ddmData(mesh), pal, ddm, null);
-    // Radius about the long axis (x) of the ring nearest the twisting joint x = 0 (bind-space x).
-    const radius = (out: Float32Array): number => {
-      let r = Infinity;
-      for (let v = 0; v < mesh.vertexCount; v++) if (Math.abs(mesh.positions[v * 3]!) < 0.02) r = Math.min(r, Math.hypot(out[v * 3 + 1]! - 0.25, out[v * 3 + 2]!));
-      return r;
-    };
-    const rl = radius(lbs), rd = radius(ddm);
-    console.log(`twist 180°: smallest radius at the joint, linear blend ${rl.toFixed(4)}, ddm ${rd.toFixed(4)} (rest 0.25)`);
-    expect(rl).toBeLessThan(0.02);
-    expect(rd).toBeGreaterThan(rl);
+    const ring: number[] = [];
+    for (let v = 0; v < mesh.vertexCount; v++) if (Math.abs(mesh.positions[v * 3]!) < 1e-4) ring.push(v);
+    expect(ring.length).toBeGreaterThan(8);
+    const mild = computeDdm(mesh, { iterations: 20, lambda: 0.5, kappa: 0.25, alpha: 0.8 });
+    const rest = signedVolume(mesh.indices, mesh.positions);
+    const rows: string[] = [];
+    for (const [clip, name] of [[0, 'twist'], [1, 'bend']] as const) {
+      const pal = posePalette(twist, mesh, clip, 2);
+      const lbs = new Float32Array(mesh.vertexCount * 3);
+      const old = new Float32Array(mesh.vertexCount * 3);
+      const ddm = new Float32Array(mesh.vertexCount * 3);
+      skinMesh(mesh, pal, lbs, null);
+      skinMeshDdm(mesh, mild, pal, old, null);
+      skinMeshDdm(mesh, ddmData(mesh), pal, ddm, null);
+      const [rl, ro, rd] = [lbs, old, ddm].map((p) => ringRadius(p, ring));
+      const [vl, vo, vd] = [lbs, old, ddm].map((p) => signedVolume(mesh.indices, p) / rest);
+      rows.push(`${name} t = 2: joint radius (rest 0.25) linear ${rl!.toFixed(3)}, p = 20 ${ro!.toFixed(3)}, defaults ${rd!.toFixed(3)}; volume / rest ${vl!.toFixed(3)}, ${vo!.toFixed(3)}, ${vd!.toFixed(3)}`);
+      expect(rd!).toBeGreaterThan(ro! + 0.02);
+      expect(ro!).toBeGreaterThan(rl!);
+      expect(vd!).toBeGreaterThan(vo!);
+      expect(vd!).toBeLessThan(1.01);
+    }
+    console.log(rows.join('\n'));
   });
 
   it('Dawn high precomputes within 10 s of CPU', () => {
