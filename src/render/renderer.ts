@@ -2,6 +2,7 @@ import { PaletteSet } from '../anim/palette-set.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { ProgramCache } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type Scene } from '../model/types.ts';
+import { liveQuality } from '../quality/live.ts';
 import { software } from '../techniques/software.ts';
 import { TECHNIQUE_IDS, type DeviceCaps, type PoseSource, type Technique, type TechniqueMesh } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
@@ -170,6 +171,10 @@ export class Renderer {
     if (surface === 'weights' || surface === 'influences') {
       const meshes = model.scene.meshes;
       for (let i = 0; i < tmeshes.length; i++) model.viewData.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);
+    } else if (surface === 'distortion') {
+      // The values the frame measured before drawing (src/quality/live.ts), for the technique on screen.
+      const q = liveQuality(model.scene);
+      for (let i = 0; i < tmeshes.length; i++) model.viewData.prepareValues(tmeshes[i]!, q.logs[i]!, q.version);
     }
 
     if (shadows) {
