@@ -10,10 +10,11 @@ import { QualityProbe, type QualitySummary } from './probe.ts';
  *
  * Contract
  * - update() recomputes when the technique, influences or wanted data changed, or when the pose changed
- *   (the player's model matrices or the morph weights differ from the last computed ones) and `interval` ms have passed since the
- *   last computation. The interval adapts to the cost: at least MIN_INTERVAL_MS and COST_FACTOR × the last
- *   computation's duration, so a huge mesh is measured less often and the page spends at most ~1/COST_FACTOR
- *   of its time here. A paused pose is measured once.
+ *   (the player's model matrices or the morph weights differ from the last computed ones) and `interval` ms
+ *   have passed since the last computation. The interval grows with the work: MIN_INTERVAL_MS, or
+ *   MS_PER_VERTEX per vertex of the scene when that is longer (Dawn medium, 35k vertices: 350 ms; one
+ *   measurement costs it ~14 ms in Node, ~4 % of the time), so a huge mesh is measured less often. A paused
+ *   pose is measured once.
  * - summary: whole-model volume ratio and p95 |log₂| area change of the technique's own CPU reference
  *   (cpu-skin.ts) at that pose; NaN when the technique has no CPU reference or the scene has no triangles.
  * - logs (with `wantLogs`): log₂ one-ring area ratio per mesh vertex (probe.ts vertexLogRatios), 1 float per
@@ -22,7 +23,7 @@ import { QualityProbe, type QualitySummary } from './probe.ts';
  */
 
 export const MIN_INTERVAL_MS = 200;
-export const COST_FACTOR = 20;
+export const MS_PER_VERTEX = 0.01;
 
 export class LiveQuality {
   readonly probe: QualityProbe;
@@ -33,14 +34,15 @@ export class LiveQuality {
   technique = '';
   private influences = -1;
   private hadLogs = false;
-  private last = -Infinity;
-  private interval = MIN_INTERVAL_MS;
+  private last = -1e9;
+  private readonly interval: number;
   private pose: Float32Array = new Float32Array(0);
   private weights: Float32Array = new Float32Array(0);
 
   constructor(readonly scene: Scene) {
     this.probe = new QualityProbe(scene);
     this.logs = scene.meshes.map((m) => new Float32Array(m.vertexCount));
+    this.interval = Math.max(MIN_INTERVAL_MS, MS_PER_VERTEX * this.probe.vertexCount);
   }
 
   /**
@@ -52,14 +54,13 @@ export class LiveQuality {
     const model = player.model;
     const moved = !sameValues(model, this.pose) || !sameValues(morphWeights, this.weights);
     if (!changedSetup && (!moved || now - this.last < this.interval)) return false;
-    const t0 = performance.now();
     this.technique = technique;
     this.influences = influences;
     this.hadLogs = wantLogs;
     if (this.pose.length !== model.length) this.pose = new Float32Array(model.length);
-    this.pose.set(model);
+    copyValues(model, this.pose);
     if (this.weights.length !== morphWeights.length) this.weights = new Float32Array(morphWeights.length);
-    this.weights.set(morphWeights);
+    copyValues(morphWeights, this.weights);
     this.last = now;
     const reference = cpuReferenceOf(technique);
     if (!reference || this.probe.vertexCount === 0) {
@@ -77,7 +78,6 @@ export class LiveQuality {
       this.probe.vertexLogRatios(reference, positions, this.logs);
       this.version++;
     }
-    this.interval = Math.max(MIN_INTERVAL_MS, COST_FACTOR * (performance.now() - t0));
     return true;
   }
 }
@@ -97,6 +97,11 @@ export function liveQuality(scene: Scene): LiveQuality {
 /** The scene's LiveQuality if one was made, else undefined (readers that must not build one). */
 export function liveQualityIfAny(scene: Scene): LiveQuality | undefined {
   return cache.get(scene);
+}
+
+/** A plain loop rather than TypedArray.prototype.set, which allocates now and then. */
+function copyValues(from: Float32Array, to: Float32Array): void {
+  for (let i = 0; i < from.length; i++) to[i] = from[i]!;
 }
 
 function sameValues(a: Float32Array, b: Float32Array): boolean {

@@ -10,11 +10,27 @@ import { ringAreas, signedVolume, type MeshTopology } from './topology.ts';
  *   is zero (skipped by every statistic). 0 = unchanged, −1 = halved, +1 = doubled.
  * - selectKth / percentile: order statistics on a scratch array (reordered in place; Hoare quickselect).
  *   percentile(p) is the nearest-rank value: the ⌈p·n⌉-th smallest (1-based), so p95 of 20 values is the 19th.
+ * - Results that are doubles are written into a caller's Float64Array rather than returned, and selectKth
+ *   leaves its answer at a[k]: V8 boxes a double returned from a call it does not inline (16 bytes a call).
  */
 
-/** Signed volume of `positions` over the topology's triangles. */
+/** Signed volume of `positions` over the topology's triangles (allocates a boxed double: report paths only). */
 export function posedVolume(topology: MeshTopology, positions: Float32Array): number {
   return signedVolume(positions, topology.triangles);
+}
+
+/** posedVolume into out[index]; no allocation. */
+export function posedVolumeInto(topology: MeshTopology, positions: Float32Array, out: Float64Array, index: number): void {
+  const triangles = topology.triangles;
+  let sum = 0;
+  for (let i = 0; i < triangles.length; i += 3) {
+    const a = triangles[i]! * 3, b = triangles[i + 1]! * 3, c = triangles[i + 2]! * 3;
+    const ax = positions[a]!, ay = positions[a + 1]!, az = positions[a + 2]!;
+    const bx = positions[b]!, by = positions[b + 1]!, bz = positions[b + 2]!;
+    const cx = positions[c]!, cy = positions[c + 1]!, cz = positions[c + 2]!;
+    sum += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
+  }
+  out[index] = sum / 6;
 }
 
 /**
@@ -27,12 +43,14 @@ export function logAreaRatios(topology: MeshTopology, positions: Float32Array, r
   const rest = restRing;
   for (let w = 0; w < topology.weldedCount; w++) {
     const r = rest[w]!;
-    outLog[w] = r > 0 ? Math.log2(ringScratch[w]! / r) : NaN;
+    // Two stores, not one of a conditional: a phi of log2's double and the NaN constant is boxed per vertex.
+    if (r > 0) outLog[w] = Math.log2(ringScratch[w]! / r);
+    else outLog[w] = NaN;
   }
 }
 
-/** The k-th smallest (0-based) of a[0..n), reordering a[0..n) in place. n ≥ 1, 0 ≤ k < n. */
-export function selectKth(a: Float32Array, n: number, k: number): number {
+/** Reorders a[0..n) so that a[k] is the k-th smallest (0-based), none before it larger, none after it smaller. n ≥ 1, 0 ≤ k < n. */
+export function selectKth(a: Float32Array, n: number, k: number): void {
   let lo = 0;
   let hi = n - 1;
   while (hi > lo) {
@@ -54,14 +72,19 @@ export function selectKth(a: Float32Array, n: number, k: number): number {
     else if (k >= i) lo = i;
     else break;
   }
-  return a[k]!;
 }
 
-/** Nearest-rank percentile p (0..1) of a[0..n), reordering a[0..n); 0 when n is 0. */
+/** The 0-based index of the nearest-rank percentile p (0..1) of n values (0 when n is 0). */
+export function percentileIndex(n: number, p: number): number {
+  return n <= 0 ? 0 : Math.min(n, Math.max(1, Math.ceil(p * n))) - 1;
+}
+
+/** Nearest-rank percentile p (0..1) of a[0..n), reordering a[0..n); 0 when n is 0. Report paths (returns a double). */
 export function percentile(a: Float32Array, n: number, p: number): number {
   if (n <= 0) return 0;
-  const rank = Math.min(n, Math.max(1, Math.ceil(p * n)));
-  return selectKth(a, n, rank - 1);
+  const k = percentileIndex(n, p);
+  selectKth(a, n, k);
+  return a[k]!;
 }
 
 /**

@@ -2,7 +2,7 @@ import { AnimPlayer } from '../anim/player.ts';
 import type { PoseSource } from '../anim/posed-bounds.ts';
 import { MAX_INFLUENCES, type Scene } from '../model/types.ts';
 import { CpuSkinner, type CpuReference } from './cpu-skin.ts';
-import { logAreaRatios, percentile, posedVolume, vertexDistances } from './metrics.ts';
+import { logAreaRatios, percentile, percentileIndex, posedVolume, posedVolumeInto, selectKth, vertexDistances } from './metrics.ts';
 import { meshTopology, ringAreas, type MeshTopology } from './topology.ts';
 
 /**
@@ -85,6 +85,8 @@ export class QualityProbe {
   /** Every welded vertex of every mesh, then every mesh vertex: order-statistic scratch. */
   private readonly allWelded: Float32Array;
   private readonly allVertices: Float32Array;
+  /** Per mesh: posed volume scratch (summary). */
+  private readonly volumes: Float64Array;
   private readonly rest = new Map<CpuReference, RestShape>();
 
   constructor(readonly scene: Scene) {
@@ -95,6 +97,7 @@ export class QualityProbe {
     this.allWelded = new Float32Array(this.topologies.reduce((n, t) => n + t.weldedCount, 0));
     this.allVertices = new Float32Array(scene.meshes.reduce((n, m) => n + m.vertexCount, 0));
     this.height = restHeight(scene);
+    this.volumes = new Float64Array(scene.meshes.length);
   }
 
   /** Vertices over every mesh (the work one evaluation does, for throttling). */
@@ -116,11 +119,21 @@ export class QualityProbe {
   /** Whole-model volume ratio and p95 area change of `positions`, into `out`. No allocation. */
   summary(reference: CpuReference, positions: readonly Float32Array[], out: QualitySummary): void {
     const rest = this.restShape(reference);
+    const volumes = this.volumes;
     let posed = 0;
-    for (let i = 0; i < this.topologies.length; i++) posed += posedVolume(this.topologies[i]!, positions[i]!);
-    out.volumeRatio = rest.total !== 0 ? posed / rest.total : NaN;
+    for (let i = 0; i < this.topologies.length; i++) {
+      posedVolumeInto(this.topologies[i]!, positions[i]!, volumes, i);
+      posed += volumes[i]!;
+    }
+    // Separate stores, not conditionals: a phi of a double and the NaN constant is boxed on every call.
+    if (rest.total !== 0) out.volumeRatio = posed / rest.total;
+    else out.volumeRatio = NaN;
     const n = this.gatherAreaChange(rest, positions);
-    out.areaP95 = n > 0 ? percentile(this.allWelded, n, 0.95) : NaN;
+    const k = percentileIndex(n, 0.95);
+    if (n > 0) {
+      selectKth(this.allWelded, n, k);
+      out.areaP95 = this.allWelded[k]!;
+    } else out.areaP95 = NaN;
   }
 
   /**
