@@ -49,6 +49,10 @@ test('quality(): linear blending loses volume at the 180° twist, dual-quat keep
   expect(Math.abs(dq.volume.ratio - 1)).toBeLessThan(0.02);
   expect(dq.deviation.vs).toBe('software');
   expect(dq.deviation.max).toBeGreaterThan(0.1);
+  // Every technique's GPU positions agree with its CPU reference.
+  const all = await page.evaluate(() => (window.skinlab.info().techniques as string[]).map((t) => [t, window.skinlab.quality(t).techniques[0]!.agreement] as const));
+  expect(all.length).toBeGreaterThanOrEqual(9);
+  for (const [t, agreement] of all) expect(agreement, t).toBeLessThanOrEqual(1e-4);
   console.log(`quality twist 180°: vs-hlsl volume ${lbs.volume.ratio} (agreement ${lbs.agreement.toExponential(2)}), dual-quat ${dq.volume.ratio} (agreement ${dq.agreement.toExponential(2)})`);
 
   // The stats box shows the technique on screen's figures.
@@ -82,10 +86,21 @@ test('view=distortion: the collapsed twist joint is blue, the rigid ends white, 
   const { mean } = blueColumns(lbs);
   expect(Math.abs(mean - lbs.width / 2)).toBeLessThan(lbs.width * 0.1);
 
-  // Dual quaternions keep the twist's areas: hardly any blue.
-  await page.evaluate(() => window.skinlab.set({ technique: 'dual-quat' }));
-  const dq = await shot('distortion-dual-quat.png');
-  expect(blue(dq)).toBeLessThan(lbsBlue / 10);
+  // Every technique colours by its own CPU reference: the linear-blend ones like vs-hlsl (through their own
+  // vertex copies and group draws), dual quaternions keep the twist's areas: hardly any blue.
+  const techniques = (await page.evaluate(() => window.skinlab.info().techniques)) as string[];
+  expect(techniques).toContain('ff-nonindexed');
+  for (const technique of techniques) {
+    await page.evaluate((t) => window.skinlab.set({ technique: t }), technique);
+    const n = blue(await shot(`distortion-${technique}.png`));
+    if (technique === 'dual-quat') expect(n, technique).toBeLessThan(lbsBlue / 10);
+    else expect(Math.abs(n - lbsBlue), technique).toBeLessThan(lbsBlue * 0.1);
+  }
+
+  // A new pose updates the colours: at rest nothing has changed.
+  await page.evaluate(() => window.skinlab.set({ technique: 'vs-hlsl', t: 0 }));
+  const rest = await shot('distortion-rest.png');
+  expect(blue(rest)).toBeLessThan(lbsBlue / 10);
   expect(con.errors).toEqual([]);
 });
 
