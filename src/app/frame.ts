@@ -119,7 +119,7 @@ export class FrameDrawer {
     this.lod.update(model, s, this.ctx.renderer);
     player.morphTracksEnabled = s.morphTrack;
     // The stats box's artifact figures and the distortion view's data: throttled, from the CPU reference.
-    if (s.crowd <= 1) liveQuality(model.scene).update(player, o.technique.id, s.influences, player.morphWeights, s.view === 'distortion', now);
+    if (s.crowd <= 1) liveQuality(model.scene).update(player, o.technique.id, s.influences, player.morphWeights, s.view === 'distortion', !player.paused, now);
     const f = this.figures;
     this.ctx.renderer.shadows = s.shadows;
     this.ctx.renderer.render(model.gpu, player, camera, o, f, model.palettes);

@@ -10,8 +10,9 @@ import { QualityProbe, type QualitySummary } from './probe.ts';
  *
  * Contract
  * - update() recomputes when the technique, influences or wanted data changed, or when the pose changed
- *   (the player's model matrices or the morph weights differ from the last computed ones) and `interval` ms
- *   have passed since the last computation. The interval grows with the work: MIN_INTERVAL_MS, or
+ *   (the player's model matrices or the morph weights differ from the last computed ones): at once when the
+ *   animation is not playing (a time set by hand, a recorded shot: the frame drawn shows its own pose's
+ *   figures), else once `interval` ms have passed since the last computation. The interval grows with the work: MIN_INTERVAL_MS, or
  *   MS_PER_VERTEX per vertex of the scene when that is longer (Dawn medium, 35k vertices: 350 ms; one
  *   measurement costs it ~14 ms in Node, ~4 % of the time), so a huge mesh is measured less often. A paused
  *   pose is measured once.
@@ -47,13 +48,14 @@ export class LiveQuality {
 
   /**
    * The frame's call, after the player is evaluated: `model` is its node → model matrices (AnimPlayer.model),
-   * compared with the last computed pose. `now` in ms. Returns true when it recomputed.
+   * compared with the last computed pose. `playing`: the clock moves the pose (throttle); `now` in ms.
+   * Returns true when it recomputed.
    */
-  update(player: PoseSource & { readonly model: Float32Array }, technique: string, influences: number, morphWeights: Float32Array, wantLogs: boolean, now: number): boolean {
+  update(player: PoseSource & { readonly model: Float32Array }, technique: string, influences: number, morphWeights: Float32Array, wantLogs: boolean, playing: boolean, now: number): boolean {
     const changedSetup = technique !== this.technique || influences !== this.influences || (wantLogs && !this.hadLogs);
     const model = player.model;
     const moved = !sameValues(model, this.pose) || !sameValues(morphWeights, this.weights);
-    if (!changedSetup && (!moved || now - this.last < this.interval)) return false;
+    if (!changedSetup && (!moved || (playing && now - this.last < this.interval))) return false;
     this.technique = technique;
     this.influences = influences;
     this.hadLogs = wantLogs;

@@ -26,7 +26,7 @@ function frame(technique: string, logs: boolean): (i: number) => void {
   return (i) => {
     const player = players[i & 1]!;
     // A new pose every call, 1 s after the last: each call measures.
-    live.update(player, technique, 4, player.morphWeights, logs, i * 1000);
+    live.update(player, technique, 4, player.morphWeights, logs, true, i * 1000);
   };
 }
 
@@ -34,7 +34,7 @@ measureAllocation('linear', CALLS, frame('vs-hlsl', false));
 measureAllocation('dual-quat-with-logs', CALLS, frame('dual-quat', true));
 
 // The common frame: the pose has not moved (or moved too soon): compare and return.
-measureAllocation('unchanged', CALLS, (i) => live.update(players[0]!, 'dual-quat', 4, players[0]!.morphWeights, true, 1e7 + i));
+measureAllocation('unchanged', CALLS, (i) => live.update(players[0]!, 'dual-quat', 4, players[0]!.morphWeights, true, true, 1e7 + i));
 
 const boxes: unknown[] = [null];
 function control(i: number): void {

@@ -28,34 +28,46 @@ describe('LiveQuality', () => {
   it('measures the technique on screen with its own reference, and says so with NaN when it has none', () => {
     const q = new LiveQuality(scene);
     const p = player('twist', 2);
-    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, false, 0)).toBe(true);
+    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, false, true, 0)).toBe(true);
     expect(q.summary.volumeRatio).toBeCloseTo(0.8711, 3);
     expect(q.summary.areaP95).toBeGreaterThan(1);
-    expect(q.update(p, 'dual-quat', 4, p.morphWeights, false, 1)).toBe(true);
+    expect(q.update(p, 'dual-quat', 4, p.morphWeights, false, true, 1)).toBe(true);
     expect(Math.abs(q.summary.volumeRatio - 1)).toBeLessThan(0.02);
-    expect(q.update(p, 'cor-unknown', 4, p.morphWeights, false, 2)).toBe(true);
+    expect(q.update(p, 'cor-unknown', 4, p.morphWeights, false, true, 2)).toBe(true);
     expect(q.summary.volumeRatio).toBeNaN();
   });
 
   it('recomputes a moving pose at most every MIN_INTERVAL_MS, a still one once, and at once on a technique switch', () => {
     const q = new LiveQuality(scene);
     const p = player('twist', 1);
-    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, 1000)).toBe(true);
+    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, true, 1000)).toBe(true);
     const v = q.version;
-    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, 9000)).toBe(false); // still, however long after
+    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, true, 9000)).toBe(false); // still, however long after
     p.setTime(1.5);
     p.evaluate();
-    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, 1000 + MIN_INTERVAL_MS / 2)).toBe(false); // moved, too soon
+    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, true, 1000 + MIN_INTERVAL_MS / 2)).toBe(false); // moved, too soon
     expect(q.version).toBe(v);
-    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, 1000 + MIN_INTERVAL_MS)).toBe(true);
+    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, true, 1000 + MIN_INTERVAL_MS)).toBe(true);
     expect(q.version).toBe(v + 1);
-    expect(q.update(p, 'dual-quat', 4, p.morphWeights, true, 1000 + MIN_INTERVAL_MS + 1)).toBe(true);
+    expect(q.update(p, 'dual-quat', 4, p.morphWeights, true, true, 1000 + MIN_INTERVAL_MS + 1)).toBe(true);
+  });
+
+  it('a pose set by hand (not playing) is measured at once, however soon after the last', () => {
+    const q = new LiveQuality(scene);
+    const p = player('twist', 2);
+    q.update(p, 'vs-hlsl', 4, p.morphWeights, true, false, 1000);
+    const collapsed = q.summary.volumeRatio;
+    p.setTime(0);
+    p.evaluate();
+    expect(q.update(p, 'vs-hlsl', 4, p.morphWeights, true, false, 1001)).toBe(true);
+    expect(q.summary.volumeRatio).toBeCloseTo(1, 5);
+    expect(collapsed).toBeLessThan(0.9);
   });
 
   it('writes log₂ area ratios per vertex: strongly negative at the collapsed joint, 0 on the rigid ends', () => {
     const q = new LiveQuality(scene);
     const p = player('twist', 2);
-    q.update(p, 'vs-hlsl', 4, p.morphWeights, true, 0);
+    q.update(p, 'vs-hlsl', 4, p.morphWeights, true, true, 0);
     const mesh = scene.meshes[0]!;
     const logs = q.logs[0]!;
     let joint = 0;
