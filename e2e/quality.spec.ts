@@ -101,6 +101,9 @@ test('view=distortion: the collapsed twist joint is blue, the rigid ends white, 
   await page.evaluate(() => window.skinlab.set({ technique: 'vs-hlsl', t: 0 }));
   const rest = await shot('distortion-rest.png');
   expect(blue(rest)).toBeLessThan(lbsBlue / 10);
+  // The bind pose drawn at the twisted time shows the rest shape: nothing changed.
+  await page.evaluate(() => window.skinlab.set({ t: 2, bindPose: 1 }));
+  expect(blue(await shot('distortion-bind-pose.png'))).toBeLessThan(lbsBlue / 10);
   expect(con.errors).toEqual([]);
 });
 

@@ -24,12 +24,16 @@ import { QualityProbe, type QualitySummary } from './probe.ts';
  */
 
 export const MIN_INTERVAL_MS = 200;
+/** The version of `unchanged` (never one of `logs`' versions, which count up from 0). */
+export const REST_VERSION = -2;
 export const MS_PER_VERTEX = 0.01;
 
 export class LiveQuality {
   readonly probe: QualityProbe;
   readonly summary: QualitySummary = { volumeRatio: NaN, areaP95: NaN };
   readonly logs: readonly Float32Array[];
+  /** Zeros shaped like `logs` (version REST_VERSION): the bind pose drawn by hand has changed nothing. */
+  readonly unchanged: readonly Float32Array[];
   version = 0;
   /** The technique measured last ('' before any). */
   technique = '';
@@ -43,6 +47,7 @@ export class LiveQuality {
   constructor(readonly scene: Scene) {
     this.probe = new QualityProbe(scene);
     this.logs = scene.meshes.map((m) => new Float32Array(m.vertexCount));
+    this.unchanged = scene.meshes.map((m) => new Float32Array(m.vertexCount));
     this.interval = Math.max(MIN_INTERVAL_MS, MS_PER_VERTEX * this.probe.vertexCount);
   }
 
