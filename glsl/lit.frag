@@ -12,6 +12,7 @@
 //   VIEW_WEIGHTS     v_view.x, the chosen bone's weight, on a blue → red ramp
 //   VIEW_INFLUENCES  v_view.y, the vertex's kept influence count, one colour per count
 //   VIEW_GROUPS      u_viewGroup, the draw's bone group (set per draw by the renderer), a hashed colour
+//   VIEW_DISTORTION  v_view.x, log2 of the vertex's one-ring area posed / at rest: blue shrinks, red grows
 precision highp float;
 
 #include <camera_pars>
@@ -19,7 +20,7 @@ precision highp float;
 #if defined(SHADOW_RECEIVE)
 #include <shadow_pars>
 #endif
-#if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES) || defined(VIEW_GROUPS)
+#if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES) || defined(VIEW_GROUPS) || defined(VIEW_DISTORTION)
 #include <debug_views>
 #endif
 
@@ -35,7 +36,7 @@ uniform int u_viewGroup;
 in vec3 v_worldPos;
 in vec3 v_normal;
 in vec2 v_uv;
-#if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES)
+#if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES) || defined(VIEW_DISTORTION)
 in vec2 v_view;
 #endif
 
@@ -62,6 +63,8 @@ void main() {
   o_colour = vec4(shadeFlat(influenceColour(v_view.y), n, u_keyDir), u_alpha);
 #elif defined(VIEW_GROUPS)
   o_colour = vec4(shadeFlat(groupColour(u_viewGroup), n, u_keyDir), u_alpha);
+#elif defined(VIEW_DISTORTION)
+  o_colour = vec4(shadeFlat(distortionColour(v_view.x), n, u_keyDir), u_alpha);
 #else
   vec3 albedo = pow(u_diffuse.rgb * tex.rgb, vec3(2.2));
 #if defined(SHADOW_RECEIVE)

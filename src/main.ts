@@ -29,6 +29,8 @@ declare global {
       stats(): ReturnType<App['stats']>;
       /** Test hook: a technique's transform-feedback positions, normals and tangents against the CPU reference (App.skinCheck). */
       skinCheck(technique?: string, reference?: 'auto' | 'gl-matrix'): ReturnType<App['skinCheck']>;
+      /** The artifact figures of the technique(s) on screen, or of `technique`, at the current pose (App.quality, docs/quality.md). */
+      quality(technique?: string): ReturnType<App['quality']>;
       /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (App.morphCheck). */
       morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;
       /** Test hook: a morph path's transform-feedback tangents against the CPU morph (re-orthonormalised) + skin (render/tangent-check.ts). */
@@ -172,6 +174,7 @@ function start(): void {
     stats: () => app.stats(),
     skinCheck: (technique, reference) => app.skinCheck(technique, reference),
     morphCheck: (path, technique) => app.morphCheck(path, technique),
+    quality: (technique) => app.quality(technique),
     tangentCheck: (path, technique) => app.tangentCheck(path, technique),
     benchFrames: (frames) => app.benchFrames(frames),
     benchSplit: (frames) => app.benchSplit(frames),

@@ -24,6 +24,15 @@ vec3 influenceColour(float count) {
   return vec3(0.95, 0.2, 0.3);
 }
 
+// log2 area ratio → blue (shrinks) / white (unchanged) / red (grows), saturating at ±DISTORTION_SCALE (1:
+// halved / doubled); the same scale and colours as DISTORTION_SCALE / DISTORTION_COLOURS in src/render/views.ts.
+vec3 distortionColour(float log2Ratio) {
+  const float DISTORTION_SCALE = 1.0;
+  float t = clamp(log2Ratio / DISTORTION_SCALE, -1.0, 1.0);
+  vec3 white = vec3(0.96);
+  return t < 0.0 ? mix(white, vec3(0.1, 0.3, 1.0), -t) : mix(white, vec3(1.0, 0.15, 0.1), t);
+}
+
 // A distinct colour per group index: hues spaced by the golden ratio, two alternating brightness levels.
 vec3 groupColour(int g) {
   float h = fract(float(g) * 0.61803399 + 0.12);

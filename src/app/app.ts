@@ -14,6 +14,7 @@ import { FrameDrawer } from './frame.ts';
 import { FrameLoop } from './frame-loop.ts';
 import type { Stats } from './frame-stats.ts';
 import { morphCheck, skinCheck, tangentCheck } from './gpu-checks.ts';
+import { qualityCheck, type QualityResult } from './quality-check.ts';
 import type { TangentCheck } from '../render/tangent-check.ts';
 import { exportGlb, type GlbExport } from './export-glb.ts';
 import { ModelLoader, type ParseFigures } from './loader.ts';
@@ -387,6 +388,9 @@ export class App implements AppContext {
   skinCheck(id: string = this.state.technique, reference: 'auto' | 'gl-matrix' = 'auto'): SkinCheck {
     return skinCheck(this, id, reference);
   }
+
+  /** The artifact figures of the technique(s) on screen (or `id`) at the current pose, GPU and CPU (quality-check.ts). */
+  quality = (id?: string): QualityResult => qualityCheck(this, id);
 
   /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (gpu-checks.ts). */
   morphCheck(path: string = this.state.morphs, id: string = this.state.technique): MorphCheck {

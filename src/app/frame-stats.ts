@@ -1,3 +1,4 @@
+import { liveQualityIfAny } from '../quality/live.ts';
 import type { FrameFigures } from '../render/frame-types.ts';
 import type { LoadedModel } from './loaded-model.ts';
 
@@ -68,6 +69,13 @@ export interface Stats {
   /** Crowd mode's distance LOD: the camera pass's instances per drawn level, nearest (the chosen level) first, as of the last frame; [1] outside crowd mode, [drawn] without LOD. */
   instancesPerLevel: number[];
   /**
+   * The technique on screen's artifact figures at the pose (src/quality/live.ts, its CPU reference, updated a
+   * few times a second): whole-model volume ratio posed / rest and p95 |log₂| one-ring area change; null when
+   * not available (crowd mode, a technique without a CPU reference).
+   */
+  volumeRatio: number | null;
+  areaP95: number | null;
+  /**
    * Stats windows closed since the page started. Each close copies the figures of its last frame (and the
    * window's averages), so figures read once this has advanced twice past a change describe frames after it.
    */
@@ -108,6 +116,8 @@ export class FrameStats {
     instancesDrawn: 1,
     instancesCulled: 0,
     instancesPerLevel: [1],
+    volumeRatio: null,
+    areaP95: null,
     windows: 0,
   };
   private readonly oneTime = { what: '', ms: 0 };
@@ -128,6 +138,10 @@ export class FrameStats {
     st.diffShare = f.diffShare;
     st.view = view;
     st.bone = bone;
+    const q = liveQualityIfAny(model.scene);
+    const shown = q !== undefined && q.technique === technique;
+    st.volumeRatio = shown && Number.isFinite(q.summary.volumeRatio) ? q.summary.volumeRatio : null;
+    st.areaP95 = shown && Number.isFinite(q.summary.areaP95) ? q.summary.areaP95 : null;
     if (f.setupUs > 0) {
       // One-time work is reported once, as such; the frame that did it stays out of the per-frame averages.
       this.oneTime.what = f.setupWhat;

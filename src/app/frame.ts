@@ -1,4 +1,5 @@
 import { mat4, vec4 } from 'gl-matrix';
+import { liveQuality } from '../quality/live.ts';
 import type { OrbitCamera } from '../render/camera.ts';
 import { emptyFigures, type FrameFigures, type RenderOptions } from '../render/frame-types.ts';
 import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
@@ -128,6 +129,8 @@ export class FrameDrawer {
     o.lod = s.lod;
     this.lod.update(model, s, this.ctx.renderer);
     player.morphTracksEnabled = s.morphTrack;
+    // The stats box's artifact figures and the distortion view's data: throttled, from the CPU reference.
+    if (s.crowd <= 1) liveQuality(model.scene).update(player, o.technique.id, s.influences, player.morphWeights, s.view === 'distortion', !player.paused, now);
     const f = this.figures;
     this.ctx.renderer.shadows = s.shadows;
     if (split) this.compare.draw(this.ctx.renderer, model, camera, o, f, s.compareSplit);

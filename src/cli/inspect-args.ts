@@ -15,6 +15,7 @@ export class UsageError extends Error {
 
 export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] [--t SECONDS ...] [--json]
        npm run inspect -- FILE.gltf|FILE.glb --validate [--json]
+       npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] --t SECONDS --quality [--techniques a,b] [--json]
 
   --json             print JSON (CONTRACT section 3) instead of a table
   --t SECONDS ...    also pose the model at these times (seconds, may be negative; "0 0.5" or "0,0.5")
@@ -23,6 +24,11 @@ export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX 
   --tracks SPEC      pose with several animation-controller tracks instead of one clip, in the page's
                      \`tracks\` syntax: CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],...
                      (e.g. "Walk,Wave"); each track's time is t x its speed
+  --quality          artifact figures per technique at the one pose --t gives (docs/quality.md): volume
+                     ratio, area change (p50/p95/max of |log2| one-ring area ratio), deviation from
+                     linear blending; each technique posed with its own CPU reference
+  --techniques LIST  with --quality: technique ids, e.g. "vs-hlsl,dual-quat" (default: one per
+                     reference maths: software for every linear-blend technique, dual-quat)
   --validate         glTF only: run Khronos glTF-Validator and print its counts of errors, warnings,
                      infos and hints, with the first messages and their JSON pointers; exits 1 when
                      it reports errors, 0 when it reports none (warnings alone: 0), so it can gate CI`;
@@ -40,12 +46,16 @@ export interface InspectArgs {
   json: boolean;
   /** `--validate` given: report glTF-Validator's findings instead of loading the model (absent otherwise). */
   validate?: true;
+  /** `--quality` given: print the artifact figures at the one --t pose instead of the summary (absent otherwise). */
+  quality?: true;
+  /** `--techniques` as listed (with --quality; absent otherwise). */
+  techniques?: string[];
   /** `--help` or `-h` was given: print INSPECT_USAGE and exit 0; the other fields are then not checked. */
   help: boolean;
 }
 
 /** The options inspect knows; anything else that starts with `--` and a letter is refused. */
-export const OPTIONS = ['--json', '--clip', '--tracks', '--t', '--validate', '--help', '-h'] as const;
+export const OPTIONS = ['--json', '--clip', '--tracks', '--t', '--validate', '--quality', '--techniques', '--help', '-h'] as const;
 
 /** True for a token that is an option (known or not) rather than a value. */
 export function isOption(token: string): boolean {
@@ -79,6 +89,13 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
       break;
     } else if (a === '--json') o.json = true;
     else if (a === '--validate') o.validate = true;
+    else if (a === '--quality') o.quality = true;
+    else if (a === '--techniques') {
+      const v = argv[i + 1];
+      if (v === undefined || isOption(v)) throw new UsageError('--techniques needs technique ids, e.g. vs-hlsl,dual-quat');
+      o.techniques = v.split(',').map((id) => id.trim()).filter((id) => id !== '');
+      i++;
+    }
     else if (a === '--clip') {
       const v = argv[i + 1];
       if (v === undefined || isOption(v)) throw new UsageError('--clip needs a clip name or index');
@@ -100,6 +117,9 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
   }
   if (o.file === '') throw new UsageError(USAGE_LINE);
   if (o.clip !== null && o.tracks !== null) throw new UsageError('--clip and --tracks do not go together (put the clip in the track list)');
+  if (o.techniques && !o.quality) throw new UsageError('--techniques chooses what --quality measures: add --quality');
+  if (o.quality && o.validate) throw new UsageError('--quality and --validate do not go together');
+  if (o.quality && o.times.length !== 1) throw new UsageError('--quality measures one pose: give one time with --t');
   if (o.validate && (o.clip !== null || o.tracks !== null || o.times.length > 0)) throw new UsageError('--validate reports on the file alone: drop --clip, --tracks and --t');
   return o;
 }

@@ -1,6 +1,7 @@
 import { looksLikeGltf } from '../loaders/gltf/gltf-container.ts';
 import { loadModelAsync } from '../loaders/load-model.ts';
 import { LoadError } from '../model/errors.ts';
+import { inspectQuality, inspectQualityTable } from './inspect-quality.ts';
 import { INSPECT_USAGE, parseInspectArgs, UsageError, type InspectArgs } from './inspect-args.ts';
 import { validateGltf, validateTable } from './inspect-gltf.ts';
 import { summarise, table } from './inspect-summary.ts';
@@ -8,6 +9,8 @@ import { gltfResources, readModelInput } from './model-files.ts';
 
 /**
  * `npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] [--t SECONDS ...] [--json]`
+ * `npm run inspect -- FILE [--clip C | --tracks SPEC] --t T --quality [--techniques a,b] [--json]`: artifact
+ * figures per technique at that pose (inspect-quality.ts)
  * `npm run inspect -- FILE --validate [--json]` (glTF: Khronos glTF-Validator's report; exit 1 when it
  * reports errors, 0 when it reports none, whatever the warnings)
  * Loads a model in Node with the page's own loaders (loadModelAsync: a .gltf's external buffers and images
@@ -34,6 +37,11 @@ async function main(): Promise<number> {
     }
     const scene = await loadModelAsync(opts.file, bytes, gltfResources(opts.file, bytes));
     if (opts.tracks !== null && opts.times.length === 0) throw new UsageError('--tracks poses the model: give the times with --t');
+    if (opts.quality) {
+      const q = inspectQuality(scene, opts.clip, opts.tracks, opts.times, opts.techniques ?? []);
+      process.stdout.write(opts.json ? `${JSON.stringify(q, null, 2)}\n` : `${inspectQualityTable(q)}\n`);
+      return 0;
+    }
     const summary = summarise(scene, opts.clip, opts.times, opts.tracks);
     process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${table(summary)}\n`);
     return 0;

@@ -2,6 +2,7 @@ import { PaletteSet } from '../anim/palette-set.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { ProgramCache } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type Scene } from '../model/types.ts';
+import { liveQuality, REST_VERSION } from '../quality/live.ts';
 import { software } from '../techniques/software.ts';
 import { TECHNIQUE_IDS, type DeviceCaps, type PoseSource, type Technique, type TechniqueMesh } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
@@ -210,6 +211,14 @@ export class Renderer {
     if (surface === 'weights' || surface === 'influences') {
       const meshes = model.scene.meshes;
       for (let i = 0; i < tmeshes.length; i++) model.viewData.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);
+    } else if (surface === 'distortion') {
+      // The values the frame measured before drawing (src/quality/live.ts), for the technique on screen.
+      const q = liveQuality(model.scene);
+      // The bind pose drawn by hand (`bindPose`) is the rest shape: nothing has changed.
+      for (let i = 0; i < tmeshes.length; i++) {
+        if (opts.bindPose) model.viewData.prepareValues(tmeshes[i]!, q.unchanged[i]!, REST_VERSION);
+        else model.viewData.prepareValues(tmeshes[i]!, q.logs[i]!, q.version);
+      }
     }
 
     if (shadows) {

@@ -77,7 +77,7 @@ export class SurfacePass {
     const gl = this.gl;
     const uniforms = this.uniforms;
     const groupsView = v.surface === 'groups';
-    const dataView = v.surface === 'weights' || v.surface === 'influences';
+    const dataView = v.surface === 'weights' || v.surface === 'influences' || v.surface === 'distortion';
     const grouped = v.technique.groupUniform !== null;
     const vu = uniforms.view;
     let groupBase = 0;

@@ -58,6 +58,7 @@ export function surfaceDefines(defines: Defines, surface: SurfaceView): Defines 
   if (surface === 'weights') return { ...defines, VIEW_WEIGHTS: true, VIEW_TEXTURE: true };
   if (surface === 'influences') return { ...defines, VIEW_INFLUENCES: true, VIEW_TEXTURE: true };
   if (surface === 'groups') return { ...defines, VIEW_GROUPS: true };
+  if (surface === 'distortion') return { ...defines, VIEW_DISTORTION: true, VIEW_TEXTURE: true };
   return defines;
 }
 

@@ -1,6 +1,7 @@
 import { VIEW_TEXTURE_UNIT } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 import type { TechniqueMesh } from '../techniques/technique.ts';
+import { fillDistortion } from './distortion-data.ts';
 
 /**
  * Per-vertex data of the weights and influences views, as one RG32F texture per technique triangle vertex
@@ -17,7 +18,8 @@ import type { TechniqueMesh } from '../techniques/technique.ts';
  * influences (1..influences), both after the truncation every technique applies (techniques/influences.ts:
  * sorted, the first `influences` non-zero weights kept and renormalised; a vertex without weights is rigid on
  * its joints[0]). ff-nonindexed's approximated copies (triangles needing more than 4 bones) show the
- * mesh vertex's values, not the reduced ones.
+ * mesh vertex's values, not the reduced ones. The distortion view fills the same textures with its own
+ * values (prepareValues: x = log₂ area ratio, distortion-data.ts).
  */
 export const VIEW_DATA_FLOATS = 2;
 /** Widest row of a view texture (rows = ceil(vertices / width)). */
@@ -99,7 +101,12 @@ interface Entry {
   readonly data: Float32Array;
   node: number;
   influences: number;
+  /** The distortion values' version held (VALUES_NODE), else -1. */
+  version: number;
 }
+
+/** Entry.node while the texture holds distortion values rather than a bone's weights. */
+const VALUES_NODE = -3;
 
 /**
  * The view textures of one model, one per technique triangle vertex array (techniques that share the
@@ -119,6 +126,30 @@ export class ViewData {
    * map lookup and nothing else.
    */
   prepare(tm: TechniqueMesh, mesh: SkinnedMesh, node: number, influences: number): void {
+    const e = this.entry(tm);
+    if (e.node === node && e.influences === influences) return;
+    fillViewAttributes(mesh, tm.sourceVertex, node < 0 ? -1 : mesh.bones.indexOf(node), influences, e.data);
+    this.upload(e);
+    e.node = node;
+    e.influences = influences;
+  }
+
+  /**
+   * Makes tm's view texture hold the distortion view's values: `logs` (1 float per mesh vertex) as of
+   * `version`; refills only when the version changed (the pose was measured again).
+   */
+  prepareValues(tm: TechniqueMesh, logs: Float32Array, version: number): void {
+    const e = this.entry(tm);
+    if (e.node === VALUES_NODE && e.version === version) return;
+    fillDistortion(logs, tm.sourceVertex, VIEW_DATA_FLOATS, e.data);
+    this.upload(e);
+    e.node = VALUES_NODE;
+    e.influences = -1;
+    e.version = version;
+  }
+
+  /** tm's entry, its texture created on first use. */
+  private entry(tm: TechniqueMesh): Entry {
     const gl = this.gl;
     let e = this.entries.get(tm.vao);
     if (!e) {
@@ -133,17 +164,18 @@ export class ViewData {
       gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
       gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RG32F, width, height);
       gl.bindTexture(gl.TEXTURE_2D, null);
-      e = { texture, width, height, data, node: -2, influences: -1 };
+      e = { texture, width, height, data, node: -2, influences: -1, version: -1 };
       this.entries.set(tm.vao, e);
     }
-    if (e.node === node && e.influences === influences) return;
-    fillViewAttributes(mesh, tm.sourceVertex, node < 0 ? -1 : mesh.bones.indexOf(node), influences, e.data);
+    return e;
+  }
+
+  private upload(e: Entry): void {
+    const gl = this.gl;
     gl.bindTexture(gl.TEXTURE_2D, e.texture);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, e.width, e.height, gl.RG, gl.FLOAT, e.data);
     gl.bindTexture(gl.TEXTURE_2D, null);
-    e.node = node;
-    e.influences = influences;
   }
 
   /** Binds tm's view texture (prepared this frame) to VIEW_TEXTURE_UNIT; before the mesh's draws. */

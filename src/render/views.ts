@@ -1,5 +1,5 @@
 /** Debug views of CONTRACT section 2 that this build draws (no GL here: the URL layer imports it). */
-export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff'] as const;
+export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff', 'distortion'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
 /**
@@ -9,6 +9,8 @@ export type ViewId = (typeof VIEW_IDS)[number];
  * - influences: non-zero influences per vertex after truncation (1, 2, 3, 4: INFLUENCE_COLOURS).
  * - groups: one hashed colour per bone group of the technique's partition (per draw for one-group techniques).
  * - diff: |technique − software| per pixel, amplified, in red to yellow over a dimmed grey of the image.
+ * - distortion: per vertex, log₂ of its one-ring area posed / at rest under the technique's own CPU reference
+ *   (src/quality): blue shrinks, white unchanged, red grows, saturating at ±DISTORTION_SCALE.
  */
 export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
   shaded: 'lit model',
@@ -18,7 +20,17 @@ export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
   influences: 'influences per vertex after truncation: 1, 2, 3, 4',
   groups: "the technique's bone groups (draws with their own matrices), one colour each",
   diff: 'this technique against the software reference: differing pixels red (small) to yellow (large)',
+  distortion: 'surface area change per vertex: blue shrinks, white unchanged, red grows (±1 = halved/doubled)',
 };
+
+/** The distortion view's saturation: |log₂ area ratio| at which the colour is full blue or red (1: halved/doubled). glsl/include/debug_views.glsl holds the same. */
+export const DISTORTION_SCALE = 1;
+/** The distortion view's end colours, sRGB 0..1 (shrink, unchanged, grow); debug_views.glsl distortionColour holds the same. */
+export const DISTORTION_COLOURS: readonly (readonly [number, number, number])[] = [
+  [0.1, 0.3, 1.0],
+  [0.96, 0.96, 0.96],
+  [1.0, 0.15, 0.1],
+];
 
 /** The influences view's colours for 1..4 influences, sRGB 0..1; glsl/include/view_colours.glsl holds the same. */
 export const INFLUENCE_COLOURS: readonly (readonly [number, number, number])[] = [
@@ -29,8 +41,8 @@ export const INFLUENCE_COLOURS: readonly (readonly [number, number, number])[] =
 ];
 
 /** Views drawn by the lit program with a define set of their own (lit.frag): the per-vertex and per-draw colourings. */
-export type SurfaceView = 'shaded' | 'weights' | 'influences' | 'groups';
+export type SurfaceView = 'shaded' | 'weights' | 'influences' | 'groups' | 'distortion';
 
 export function surfaceView(view: ViewId): SurfaceView {
-  return view === 'weights' || view === 'influences' || view === 'groups' ? view : 'shaded';
+  return view === 'weights' || view === 'influences' || view === 'groups' || view === 'distortion' ? view : 'shaded';
 }

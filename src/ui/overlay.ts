@@ -1,5 +1,6 @@
 import type { Stats } from '../app/app.ts';
 import { INFLUENCE_COLOURS, VIEW_SUMMARY, type ViewId } from '../render/views.ts';
+import { distortionLegend } from './distortion-legend.ts';
 
 /** Phone-sized viewports (below 700 CSS pixels): compact stats, panel starts closed; style.css uses the same width. */
 export const NARROW_QUERY = '(max-width: 699.98px)';
@@ -160,7 +161,8 @@ export class Overlay {
       (s.approximatedTriangles > 0 ? `⚠ ${s.approximatedTriangles} triangles need more bones than a group: influences reduced\n` : '') +
       (s.warning ? `⚠ ${s.warning}\n` : '') +
       `bones     ${info.bones}   vertices ${info.vertices}   triangles ${info.triangles}\n` +
-      `clip      ${info.clip ?? '—'}  t = ${info.t.toFixed(3)} s` +
+      `clip      ${info.clip ?? '—'}  t = ${info.t.toFixed(3)} s\n` +
+      `quality   volume ${s.volumeRatio === null ? '—' : `${(s.volumeRatio * 100).toFixed(1)} %`}   area change p95 ${s.areaP95 === null ? '—' : `${s.areaP95.toFixed(2)} (|log2|)`}` +
       (s.view === 'diff' && s.diffPixels >= 0 ? `\ndiff      ${s.diffPixels} px differ from software (${(s.diffShare * 100).toFixed(2)} %)` : '');
   }
 
@@ -171,11 +173,15 @@ export class Overlay {
     this.legendKey = key;
     const box = this.legendEl;
     box.replaceChildren();
-    const teaching = view === 'weights' || view === 'influences' || view === 'groups' || view === 'diff';
+    const teaching = view === 'weights' || view === 'influences' || view === 'groups' || view === 'diff' || view === 'distortion';
     box.hidden = !teaching;
     if (!teaching) return;
     const line = el('div', '', box);
     line.textContent = `${view}: ${VIEW_SUMMARY[view]}`;
+    if (view === 'distortion') {
+      distortionLegend(box);
+      return;
+    }
     const row = el('div', '', box);
     row.style.display = 'flex';
     row.style.alignItems = 'center';

@@ -16,7 +16,7 @@ import { humanoid } from '../techniques/fixtures.ts';
 
 describe('view ids and state keys', () => {
   it('accepts every teaching view, bone and bindPose from the URL', () => {
-    for (const v of ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff']) expect(VIEW_IDS).toContain(v);
+    for (const v of ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff', 'distortion']) expect(VIEW_IDS).toContain(v);
     const s = defaultState();
     expect(applyParams(s, { view: 'weights', bone: 'upper_arm_l', bindPose: '1' })).toEqual([]);
     expect([s.view, s.bone, s.bindPose]).toEqual(['weights', 'upper_arm_l', true]);
