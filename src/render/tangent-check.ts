@@ -2,6 +2,7 @@ import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinTangentsDualQuat } from '..
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { skinTangents } from '../anim/software-skin.ts';
+import { buildCorPalette, COR_STRIDE, skinTangentsCor } from '../deform/cor-skin.ts';
 import type { SkinnedMesh } from '../model/types.ts';
 import type { Technique } from '../techniques/technique.ts';
 import type { ModelGpu } from './model-gpu.ts';
@@ -26,23 +27,35 @@ export interface TangentCheck {
   maxMorphTurn: number;
 }
 
+/** The CPU reference a technique is held against: linear blending (`software`), dual quaternions, or centres of rotation. */
+export type SkinReference = 'software' | 'dual-quat' | 'cor';
+
+/** The reference of technique `id`: its own CPU job for dual-quat and cor, else linear blending. */
+export function skinReferenceOf(id: string): SkinReference {
+  return id === 'dual-quat' || id === 'cor' ? id : 'software';
+}
+
 /**
  * CPU reference of one mesh's skinned tangents (4 floats per mesh vertex): applyMorphs with `weights`
  * (the neutral tangent re-orthonormalised against the morphed normal, Dawn §4.3.2, as the shader does), then the
- * tangent skinned as a direction, linear blend (skinTangents) or dual quaternion (skinTangentsDualQuat).
- * Allocates: test hook only.
+ * tangent skinned as a direction, linear blend (skinTangents), dual quaternion (skinTangentsDualQuat) or the
+ * centres-of-rotation blend (skinTangentsCor). Allocates: test hook only.
  */
-export function referenceTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array, dual: boolean, influences: number): Float32Array {
+export function referenceTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array, reference: SkinReference, influences: number): Float32Array {
   const n = mesh.vertexCount;
   const positions = new Float32Array(n * 3);
   const normals = new Float32Array(n * 3);
   const bind = new Float32Array(n * 4);
   applyMorphs(mesh, weights, positions, normals, bind);
   const out = new Float32Array(n * 4);
-  if (dual) {
+  if (reference === 'dual-quat') {
     const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
     buildDualQuatPalette(palette, mesh.bones.length, dq);
     skinTangentsDualQuat(mesh, bind, dq, out, influences);
+  } else if (reference === 'cor') {
+    const cor = new Float32Array(Math.max(1, mesh.bones.length) * COR_STRIDE);
+    buildCorPalette(palette, mesh.bones.length, cor);
+    skinTangentsCor(mesh, bind, cor, out, influences);
   } else skinTangents(mesh, bind, palette, out, influences);
   return out;
 }
@@ -74,7 +87,7 @@ export function tangentCheck(
   const morphPath = path as MorphPath;
   player.evaluate();
   const readbacks = renderer.readbackSkin(model, player, technique, influences, palette, morphPath);
-  const dual = technique.id === 'dual-quat';
+  const kind = skinReferenceOf(technique.id);
   const weights = new Float32Array(player.morphWeights.length);
   effectiveWeights(morphPath, player.morphWeights, weights, new Int32Array(MORPH_SLOTS));
   const zero = new Float32Array(weights.length);
@@ -97,8 +110,8 @@ export function tangentCheck(
     out.meshes++;
     const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
     player.writePalette(mesh, pal, 0);
-    const cpu = referenceTangents(mesh, weights, pal, dual, influences);
-    const neutral = referenceTangents(mesh, zero, pal, dual, influences);
+    const cpu = referenceTangents(mesh, weights, pal, kind, influences);
+    const neutral = referenceTangents(mesh, zero, pal, kind, influences);
     for (let s = 0; s < mesh.vertexCount; s++) out.maxMorphTurn = Math.max(out.maxMorphTurn, angle(cpu, s * 4, neutral, s * 4));
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {
