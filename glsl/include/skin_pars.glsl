@@ -12,6 +12,8 @@
 //                      mesh is texture slot i * u_crowdSlots + u_crowdBase + s (gpu/crowd-palette.ts);
 //                      with CROWD_BAKED the blend of two baked frames' slots (crowd_pars.glsl).
 //   PALETTE_DUAL_QUAT  std140 block `Palette { vec4 u_dualQuat[3 * PALETTE_SIZE]; }`: real, dual, bind-space scale.
+//   PALETTE_COR        std140 block `Palette { vec4 u_cor[5 * PALETTE_SIZE]; }` and a per-vertex centre of rotation
+//                      (cor_pars.glsl, which declares both and defines skinVertex).
 // Joints: a_joints (uvec4, palette slots or group-local slots), or JOINTS_SLOTS: none, weight k belongs to
 //   matrix k (fixed-function non-indexed blending).
 // Weights: a_weights vec4, the first INFLUENCES renormalised here (sorted descending at load, so the
@@ -20,7 +22,8 @@
 //   LAST_WEIGHT_IMPLICIT derives the last used weight the same way from the renormalised vec4.
 // Blend: BLEND_VERTICES transforms by each matrix and blends the results (the SkinnedMesh shaders and
 //   fixed-function blending); otherwise the matrices are blended first and applied once (Dawn's
-//   accumulated-matrix skinning); PALETTE_DUAL_QUAT blends dual quaternions (Kavan et al.).
+//   accumulated-matrix skinning); PALETTE_DUAL_QUAT blends dual quaternions (Kavan et al.); PALETTE_COR
+//   rotates about the vertex's optimized centre of rotation (Le & Hodgins 2016, cor_pars.glsl).
 // INFLUENCES (1..4): influences used per vertex, one shader variant per count.
 //
 // skinVertex(p, n, tv, out position, out normal, out tangent): bind space -> model space. p is a point (w = 1);
@@ -152,6 +155,9 @@ void skinVertex(vec3 p, vec3 n, vec3 tv, out vec3 position, out vec3 normal, out
   // A direction: the rotation only (no translation).
   tangent = tv + 2.0 * cross(real.xyz, cross(real.xyz, tv) + real.w * tv);
 }
+
+#elif defined(PALETTE_COR)
+#include <cor_pars>
 
 #elif defined(BLEND_VERTICES)
 // Transforms p (w = 1), n and tv (w = 0) by influence slot j and adds them with weight w.

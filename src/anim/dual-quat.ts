@@ -26,13 +26,14 @@ import { MAX_INFLUENCES } from '../model/types.ts';
 
 export const DUAL_QUAT_STRIDE = 12;
 
+// Math.sqrt of the sums, not Math.hypot: V8 does not inline hypot, and its boxed result allocated per call.
 export function buildDualQuatPalette(palette: Float32Array, slots: number, out: Float32Array, outOffsetFloats = 0): number {
   let worst = 0;
   for (let k = 0; k < slots; k++) {
     const o = k * 16;
-    const sx = Math.hypot(palette[o]!, palette[o + 1]!, palette[o + 2]!);
-    const sy = Math.hypot(palette[o + 4]!, palette[o + 5]!, palette[o + 6]!);
-    let sz = Math.hypot(palette[o + 8]!, palette[o + 9]!, palette[o + 10]!);
+    const sx = Math.sqrt(palette[o]! * palette[o]! + palette[o + 1]! * palette[o + 1]! + palette[o + 2]! * palette[o + 2]!);
+    const sy = Math.sqrt(palette[o + 4]! * palette[o + 4]! + palette[o + 5]! * palette[o + 5]! + palette[o + 6]! * palette[o + 6]!);
+    let sz = Math.sqrt(palette[o + 8]! * palette[o + 8]! + palette[o + 9]! * palette[o + 9]! + palette[o + 10]! * palette[o + 10]!);
     const ix = sx > 0 ? 1 / sx : 0, iy = sy > 0 ? 1 / sy : 0;
     // Shear: cosines between the unit columns.
     const cxy = (palette[o]! * palette[o + 4]! + palette[o + 1]! * palette[o + 5]! + palette[o + 2]! * palette[o + 6]!) * ix * iy;
@@ -79,7 +80,7 @@ export function buildDualQuatPalette(palette: Float32Array, slots: number, out: 
       qy = (r21 + r12) / s;
       qz = 0.25 * s;
     }
-    const len = Math.hypot(qx, qy, qz, qw) || 1;
+    const len = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw) || 1;
     qx /= len; qy /= len; qz /= len; qw /= len;
     const tx = palette[o + 12]!, ty = palette[o + 13]!, tz = palette[o + 14]!;
     const d = outOffsetFloats + k * DUAL_QUAT_STRIDE;
@@ -135,7 +136,7 @@ export function skinMeshDualQuat(
       const ws = raw * inv;
       sx += ws * dualQuats[o + 8]!; sy += ws * dualQuats[o + 9]!; sz += ws * dualQuats[o + 10]!;
     }
-    const len = Math.hypot(rx, ry, rz, rw);
+    const len = Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
     const il = len > 0 ? 1 / len : 0;
     rx *= il; ry *= il; rz *= il; rw *= il;
     dx *= il; dy *= il; dz *= il; dw *= il;
@@ -202,7 +203,7 @@ export function skinTangentsDualQuat(
       const ws = raw * inv;
       sx += ws * dualQuats[o + 8]!; sy += ws * dualQuats[o + 9]!; sz += ws * dualQuats[o + 10]!;
     }
-    const len = Math.hypot(rx, ry, rz, rw);
+    const len = Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
     const il = len > 0 ? 1 / len : 0;
     rx *= il; ry *= il; rz *= il; rw *= il;
     const q = v * 4;

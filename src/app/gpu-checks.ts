@@ -2,10 +2,12 @@ import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../ani
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import { referenceSkinPositions } from '../anim/reference-skin.ts';
 import { skinMesh } from '../anim/software-skin.ts';
+import { corCentres } from '../deform/cor-centres.ts';
+import { buildCorPalette, COR_STRIDE, skinMeshCor } from '../deform/cor-skin.ts';
 import { ddmData } from '../deform/ddm-precompute.ts';
 import { skinMeshDdm } from '../deform/ddm-runtime.ts';
 import type { SkinnedMesh } from '../model/types.ts';
-import { angle, tangentCheck as checkTangents, referenceTangents, type TangentCheck } from '../render/tangent-check.ts';
+import { angle, tangentCheck as checkTangents, referenceTangents, skinReferenceOf, type SkinReference, type TangentCheck } from '../render/tangent-check.ts';
 import { clampPalette, findTechnique } from '../techniques/index.ts';
 import type { AppContext } from './context.ts';
 import type { LoadedModel } from './loaded-model.ts';
@@ -19,7 +21,7 @@ import type { LoadedModel } from './loaded-model.ts';
 /** skinCheck(): the technique's GPU-skinned positions, normals and tangents (transform feedback) against the CPU reference. */
 export interface SkinCheck {
   technique: string;
-  /** The CPU reference used: `software` (linear blend), `dual-quat`, `ddm` (deform/ddm-runtime.ts), or `gl-matrix` (anim/reference-skin.ts, asked for). */
+  /** The CPU reference used: `software` (linear blend), `dual-quat`, `cor` (deform/cor-skin.ts), `ddm` (deform/ddm-runtime.ts), or `gl-matrix` (anim/reference-skin.ts, asked for). */
   reference: string;
   vertices: number;
   /** Diameter of the model's framing sphere (model units). */
@@ -31,7 +33,7 @@ export interface SkinCheck {
   maxErrorApproximated: number;
   /**
    * Largest angle (radians) between a GPU normal (v_normal) and the CPU's (skinMesh's normalise(M₃ₓ₃ · n), or
-   * dual-quat's rotated normal; with `gl-matrix` too: that reference skins positions only) over the vertices
+   * dual-quat's or cor's rotated normal; with `gl-matrix` too: that reference skins positions only) over the vertices
    * drawn exactly. Directions only: a technique may leave its normal unnormalised.
    */
   maxNormalAngle: number;
@@ -84,8 +86,9 @@ function pointError(a: Float32Array, v: number, b: Float32Array, s: number): num
 /**
  * Skins the current pose with a technique on the GPU, reads the positions back with transform feedback and
  * compares each technique vertex with the CPU reference of the mesh vertex it copies (skinMesh, or
- * skinMeshDualQuat for dual-quat) at the state's influence count. `reference` 'gl-matrix': the CPU reference
- * is anim/reference-skin.ts, a linear blend written apart from skinMesh and the palette code.
+ * skinMeshDualQuat for dual-quat, or skinMeshCor with the session's centres for cor) at the state's influence
+ * count. `reference` 'gl-matrix': the CPU reference is anim/reference-skin.ts, a linear blend written apart from
+ * skinMesh and the palette code.
  */
 export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-matrix' = 'auto'): SkinCheck {
   if (reference !== 'auto' && reference !== 'gl-matrix') throw new Error(`skinCheck: no reference ${String(reference)} (auto or gl-matrix)`);
@@ -93,12 +96,11 @@ export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-m
   const influences = ctx.state.influences;
   m.player.evaluate();
   const readbacks = ctx.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, ctx.state.morphs);
-  const dual = technique.id === 'dual-quat';
-  const ddm = technique.id === 'ddm';
+  const kind = skinReferenceOf(technique.id);
   const applied = pathWeights(m, ctx.state.morphs).weights;
   const out: SkinCheck = {
     technique: technique.id,
-    reference: reference === 'gl-matrix' ? 'gl-matrix' : dual ? 'dual-quat' : ddm ? 'ddm' : 'software',
+    reference: reference === 'gl-matrix' ? 'gl-matrix' : kind,
     vertices: 0,
     modelSize: m.framing.radius * 2,
     maxError: 0,
@@ -112,14 +114,14 @@ export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-m
   };
   m.scene.meshes.forEach((mesh, i) => {
     const normals = new Float32Array(mesh.vertexCount * 3);
-    const skinned = referenceSkin(m, mesh, applied, dual, influences, normals, ddm);
+    const skinned = referenceSkin(m, mesh, applied, kind, influences, normals);
     for (let s = 0; s < mesh.vertexCount; s++) if (directionError(normals, s * 3, mesh.normals, s * 3) > 0.05) out.normalsTurned++;
     const cpu = reference === 'gl-matrix' ? referenceSkinPositions(morphedMesh(mesh, applied), m.player.model, influences) : skinned;
     let tangents: Float32Array | null = null;
     if (mesh.tangents) {
       const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
       m.player.writePalette(mesh, pal, 0);
-      tangents = ddm ? ddmTangents(mesh, applied, pal) : referenceTangents(mesh, applied, pal, dual, influences);
+      tangents = referenceTangents(mesh, applied, pal, kind, influences);
     }
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {
@@ -145,7 +147,7 @@ export function skinCheck(ctx: AppContext, id: string, reference: 'auto' | 'gl-m
 
 /**
  * Morphs and skins the current pose on the GPU with morph path `path` and technique `id`, reads the
- * positions back and compares each vertex with the CPU (applyMorphs then skinMesh / dual-quat) using every
+ * positions back and compares each vertex with the CPU (applyMorphs then skinMesh / dual-quat / cor) using every
  * weight (maxError) and the path's own weights (maxErrorPath). Deliberately approximated vertices are left out.
  */
 export function morphCheck(ctx: AppContext, path: string, id: string): MorphCheck {
@@ -155,8 +157,7 @@ export function morphCheck(ctx: AppContext, path: string, id: string): MorphChec
   const influences = ctx.state.influences;
   m.player.evaluate();
   const readbacks = ctx.renderer.readbackSkin(m.gpu, m.player, technique, influences, palette, morphPath);
-  const dual = technique.id === 'dual-quat';
-  const ddm = technique.id === 'ddm';
+  const kind = skinReferenceOf(technique.id);
   const all = pathWeights(m, 'cpu').weights;
   const own = pathWeights(m, morphPath);
   const zero = new Float32Array(all.length);
@@ -172,9 +173,9 @@ export function morphCheck(ctx: AppContext, path: string, id: string): MorphChec
     maxMorphOffset: 0,
   };
   m.scene.meshes.forEach((mesh, i) => {
-    const full = referenceSkin(m, mesh, all, dual, influences, null, ddm);
-    const mine = referenceSkin(m, mesh, own.weights, dual, influences, null, ddm);
-    const neutral = referenceSkin(m, mesh, zero, dual, influences, null, ddm);
+    const full = referenceSkin(m, mesh, all, kind, influences);
+    const mine = referenceSkin(m, mesh, own.weights, kind, influences);
+    const neutral = referenceSkin(m, mesh, zero, kind, influences);
     for (let s = 0; s < mesh.vertexCount; s++) out.maxMorphOffset = Math.max(out.maxMorphOffset, pointError(full, s, neutral, s));
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {
@@ -211,29 +212,26 @@ function pathWeights(m: LoadedModel, path: MorphPath): { weights: Float32Array; 
 }
 
 /**
- * CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning, or with `ddm` direct
- * delta mush) with the current pose. Returns the positions; writes the unit normals into `outNormals` (3 floats
- * per mesh vertex) when given.
+ * CPU reference of one mesh: morph by `weights`, then skinMesh (or dual-quaternion skinning, centres of
+ * rotation: the neutral mesh's centres, which morphing does not move, or direct delta mush: the neutral mesh's Ω) with the current pose. Returns the
+ * positions; writes the unit normals into `outNormals` (3 floats per mesh vertex) when given.
  */
-function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, dual: boolean, influences: number, outNormals: Float32Array | null = null, ddm = false): Float32Array {
+function referenceSkin(m: LoadedModel, mesh: SkinnedMesh, weights: Float32Array, kind: SkinReference, influences: number, outNormals: Float32Array | null = null): Float32Array {
   const source = morphedMesh(mesh, weights);
   const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
   m.player.writePalette(mesh, pal, 0);
   const cpu = new Float32Array(mesh.vertexCount * 3);
-  if (ddm) skinMeshDdm(source, ddmData(mesh), pal, cpu, outNormals);
-  else if (dual) {
+  if (kind === 'ddm') skinMeshDdm(source, ddmData(mesh), pal, cpu, outNormals);
+  else if (kind === 'dual-quat') {
     const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
     buildDualQuatPalette(pal, mesh.bones.length, dq);
     skinMeshDualQuat(source, dq, cpu, outNormals, influences);
+  } else if (kind === 'cor') {
+    const cor = new Float32Array(Math.max(1, mesh.bones.length) * COR_STRIDE);
+    buildCorPalette(pal, mesh.bones.length, cor);
+    skinMeshCor(source, corCentres(mesh), cor, cpu, outNormals, influences);
   } else skinMesh(source, pal, cpu, outNormals, influences);
   return cpu;
-}
-
-/** Direct delta mush's skinned tangents of the mesh morphed by `weights` (4 floats per vertex; deform/ddm-runtime.ts). */
-function ddmTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array): Float32Array {
-  const out = new Float32Array(mesh.vertexCount * 4);
-  skinMeshDdm(morphedMesh(mesh, weights), ddmData(mesh), palette, new Float32Array(mesh.vertexCount * 3), null, out);
-  return out;
 }
 
 /** A mesh with its bind-space positions and normals morphed by `weights` (the mesh itself when nothing moves it). */

@@ -58,6 +58,8 @@ export const MORPH_SLOT_LOCATION = 6;
 export const MORPH_TEXTURE_UNIT = 6;
 /** Texture unit of the weights/influences views' per-vertex data (render/view-data.ts), set once per program. */
 export const VIEW_TEXTURE_UNIT = 5;
+/** Texture unit of the `cor` technique's per-vertex centres of rotation (u_corCentres, techniques/cor.ts), set once per program. */
+export const COR_TEXTURE_UNIT = 9;
 /** The constant tangent of a mesh without tangents (a disabled location 5 reads it). */
 export const DEFAULT_TANGENT: readonly [number, number, number, number] = [1, 0, 0, 1];
 
@@ -148,6 +150,12 @@ export class ProgramCache {
     if (morphTex) {
       gl.useProgram(info.program);
       gl.uniform1i(morphTex, MORPH_TEXTURE_UNIT);
+      gl.useProgram(null);
+    }
+    const corTex = gl.getUniformLocation(info.program, 'u_corCentres');
+    if (corTex) {
+      gl.useProgram(info.program);
+      gl.uniform1i(corTex, COR_TEXTURE_UNIT);
       gl.useProgram(null);
     }
     const viewTex = gl.getUniformLocation(info.program, 'u_viewTex');

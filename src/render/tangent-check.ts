@@ -2,6 +2,7 @@ import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinTangentsDualQuat } from '..
 import { applyMorphs, effectiveWeights, MORPH_PATHS, MORPH_SLOTS, type MorphPath } from '../anim/morph.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { skinTangents } from '../anim/software-skin.ts';
+import { buildCorPalette, COR_STRIDE, skinTangentsCor } from '../deform/cor-skin.ts';
 import { ddmData } from '../deform/ddm-precompute.ts';
 import { skinMeshDdm } from '../deform/ddm-runtime.ts';
 import type { SkinnedMesh } from '../model/types.ts';
@@ -28,39 +29,39 @@ export interface TangentCheck {
   maxMorphTurn: number;
 }
 
+/** The CPU reference a technique is held against: linear blending (`software`), dual quaternions, or centres of rotation. */
+export type SkinReference = 'software' | 'dual-quat' | 'cor' | 'ddm';
+
+/** The reference of technique `id`: its own CPU job for dual-quat, cor and ddm, else linear blending. */
+export function skinReferenceOf(id: string): SkinReference {
+  return id === 'dual-quat' || id === 'cor' || id === 'ddm' ? id : 'software';
+}
+
 /**
  * CPU reference of one mesh's skinned tangents (4 floats per mesh vertex): applyMorphs with `weights`
  * (the neutral tangent re-orthonormalised against the morphed normal, Dawn §4.3.2, as the shader does), then the
- * tangent skinned as a direction, linear blend (skinTangents) or dual quaternion (skinTangentsDualQuat).
- * Allocates: test hook only.
+ * tangent skinned as a direction, linear blend (skinTangents), dual quaternion (skinTangentsDualQuat), the
+ * centres-of-rotation blend (skinTangentsCor) or direct delta mush (skinMeshDdm's rotation). Allocates: test hook only.
  */
-export function referenceTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array, dual: boolean, influences: number): Float32Array {
+export function referenceTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array, reference: SkinReference, influences: number): Float32Array {
   const n = mesh.vertexCount;
   const positions = new Float32Array(n * 3);
   const normals = new Float32Array(n * 3);
   const bind = new Float32Array(n * 4);
   applyMorphs(mesh, weights, positions, normals, bind);
   const out = new Float32Array(n * 4);
-  if (dual) {
+  if (reference === 'ddm') {
+    // Direct delta mush skins the morphed mesh with its own Ω (its 8 bones per vertex; influences does not apply).
+    skinMeshDdm({ ...mesh, positions, normals, tangents: bind }, ddmData(mesh), palette, new Float32Array(n * 3), null, out);
+  } else if (reference === 'dual-quat') {
     const dq = new Float32Array(Math.max(1, mesh.bones.length) * DUAL_QUAT_STRIDE);
     buildDualQuatPalette(palette, mesh.bones.length, dq);
     skinTangentsDualQuat(mesh, bind, dq, out, influences);
+  } else if (reference === 'cor') {
+    const cor = new Float32Array(Math.max(1, mesh.bones.length) * COR_STRIDE);
+    buildCorPalette(palette, mesh.bones.length, cor);
+    skinTangentsCor(mesh, bind, cor, out, influences);
   } else skinTangents(mesh, bind, palette, out, influences);
-  return out;
-}
-
-/**
- * CPU reference of one mesh's direct delta mush tangents (4 floats per mesh vertex): applyMorphs with `weights`,
- * then deform/ddm-runtime.ts with the neutral mesh's ddmData. Allocates: test hook only.
- */
-export function ddmReferenceTangents(mesh: SkinnedMesh, weights: Float32Array, palette: Float32Array): Float32Array {
-  const n = mesh.vertexCount;
-  const positions = new Float32Array(n * 3);
-  const normals = new Float32Array(n * 3);
-  const tangents = new Float32Array(n * 4);
-  applyMorphs(mesh, weights, positions, normals, tangents);
-  const out = new Float32Array(n * 4);
-  skinMeshDdm({ ...mesh, positions, normals, tangents }, ddmData(mesh), palette, new Float32Array(n * 3), null, out);
   return out;
 }
 
@@ -75,8 +76,7 @@ export function angle(a: Float32Array, i: number, b: Float32Array, j: number): n
 /**
  * Test hook: morphs (path `path`) and skins the current pose on the GPU with `technique`, reads the tangents
  * back with transform feedback (Renderer.readbackSkin, v_tangent, model space) and compares each technique
- * vertex with the CPU reference of the mesh vertex it copies (referenceTangents with the path's own weights;
- * ddmReferenceTangents for `ddm`).
+ * vertex with the CPU reference of the mesh vertex it copies (referenceTangents with the path's own weights).
  * Vertices a technique deliberately approximates are left out. Allocates; not per frame.
  */
 export function tangentCheck(
@@ -92,8 +92,7 @@ export function tangentCheck(
   const morphPath = path as MorphPath;
   player.evaluate();
   const readbacks = renderer.readbackSkin(model, player, technique, influences, palette, morphPath);
-  const dual = technique.id === 'dual-quat';
-  const ddm = technique.id === 'ddm';
+  const kind = skinReferenceOf(technique.id);
   const weights = new Float32Array(player.morphWeights.length);
   effectiveWeights(morphPath, player.morphWeights, weights, new Int32Array(MORPH_SLOTS));
   const zero = new Float32Array(weights.length);
@@ -116,8 +115,8 @@ export function tangentCheck(
     out.meshes++;
     const pal = new Float32Array(Math.max(1, mesh.bones.length) * 16);
     player.writePalette(mesh, pal, 0);
-    const cpu = ddm ? ddmReferenceTangents(mesh, weights, pal) : referenceTangents(mesh, weights, pal, dual, influences);
-    const neutral = ddm ? ddmReferenceTangents(mesh, zero, pal) : referenceTangents(mesh, zero, pal, dual, influences);
+    const cpu = referenceTangents(mesh, weights, pal, kind, influences);
+    const neutral = referenceTangents(mesh, zero, pal, kind, influences);
     for (let s = 0; s < mesh.vertexCount; s++) out.maxMorphTurn = Math.max(out.maxMorphTurn, angle(cpu, s * 4, neutral, s * 4));
     const r = readbacks[i]!;
     for (let v = 0; v < r.sourceVertex.length; v++) {

@@ -1,4 +1,5 @@
 import { accumulated } from './accumulated.ts';
+import { cor } from './cor.ts';
 import { ddm } from './ddm.ts';
 import { dualQuat } from './dual-quat.ts';
 import { ffIndexed } from './ff-indexed.ts';
@@ -11,7 +12,7 @@ import { vsAsm } from './vs-asm.ts';
 import { vsHlsl } from './vs-hlsl.ts';
 
 /** The techniques this build can draw with, in menu order (CONTRACT section 5). */
-export const TECHNIQUES: readonly Technique[] = [software, ffNonIndexed, ffIndexed, vsAsm, vsHlsl, accumulated, dualQuat, texture, streamOut, ddm];
+export const TECHNIQUES: readonly Technique[] = [software, ffNonIndexed, ffIndexed, vsAsm, vsHlsl, accumulated, dualQuat, cor, texture, streamOut, ddm];
 
 export const DEFAULT_TECHNIQUE: TechniqueId = 'vs-hlsl';
 

@@ -22,6 +22,7 @@ export type TechniqueId =
   | 'vs-hlsl'
   | 'accumulated'
   | 'dual-quat'
+  | 'cor'
   | 'texture'
   | 'stream-out'
   | 'ddm';
@@ -35,6 +36,7 @@ export const TECHNIQUE_IDS: readonly TechniqueId[] = [
   'vs-hlsl',
   'accumulated',
   'dual-quat',
+  'cor',
   'texture',
   'stream-out',
   'ddm',
@@ -131,7 +133,7 @@ export interface TechniqueMesh {
   bind(): void;
   /** Loads group `group`'s matrices into the program's group uniform; returns bytes uploaded. */
   setGroup(group: number, location: WebGLUniformLocation | null): number;
-  /** How far the pose is from what the technique can represent (dual-quat: the palette's shear, |cos| between matrix columns), else 0. */
+  /** How far the pose is from what the technique can represent (dual-quat, cor: the palette's shear, |cos| between matrix columns), else 0. */
   readonly unrepresentableScale: number;
   /**
    * Techniques that skin in a pass of their own inside update() (stream-out): the vertex array that pass reads
