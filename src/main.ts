@@ -7,6 +7,7 @@ import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
 import { Timeline } from './ui/timeline.ts';
 import type { TangentCheck } from './render/tangent-check.ts';
+import type { Checks } from './app/checks.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 import { UrlSync } from './app/url-sync.ts';
 import { Toast } from './ui/toast.ts';
@@ -28,11 +29,11 @@ declare global {
       info(): Record<string, unknown>;
       stats(): ReturnType<App['stats']>;
       /** Test hook: a technique's transform-feedback positions, normals and tangents against the CPU reference (App.skinCheck). */
-      skinCheck(technique?: string, reference?: 'auto' | 'gl-matrix'): ReturnType<App['skinCheck']>;
+      skinCheck(technique?: string, reference?: 'auto' | 'gl-matrix'): ReturnType<Checks['skinCheck']>;
       /** The artifact figures of the technique(s) on screen, or of `technique`, at the current pose (App.quality, docs/quality.md). */
-      quality(technique?: string): ReturnType<App['quality']>;
+      quality(technique?: string): ReturnType<Checks['quality']>;
       /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (App.morphCheck). */
-      morphCheck(path?: string, technique?: string): ReturnType<App['morphCheck']>;
+      morphCheck(path?: string, technique?: string): ReturnType<Checks['morphCheck']>;
       /** Test hook: a morph path's transform-feedback tangents against the CPU morph (re-orthonormalised) + skin (render/tangent-check.ts). */
       tangentCheck(path?: string, technique?: string): TangentCheck;
       /**
@@ -172,10 +173,10 @@ function start(): void {
     info: () => ({ ...app.info(), glObjects: census.snapshot(), contextLosses: census.losses }),
     glObjects: () => census.snapshot(),
     stats: () => app.stats(),
-    skinCheck: (technique, reference) => app.skinCheck(technique, reference),
-    morphCheck: (path, technique) => app.morphCheck(path, technique),
-    quality: (technique) => app.quality(technique),
-    tangentCheck: (path, technique) => app.tangentCheck(path, technique),
+    skinCheck: (technique, reference) => app.checks.skinCheck(technique, reference),
+    morphCheck: (path, technique) => app.checks.morphCheck(path, technique),
+    quality: (technique) => app.checks.quality(technique),
+    tangentCheck: (path, technique) => app.checks.tangentCheck(path, technique),
     benchFrames: (frames) => app.benchFrames(frames),
     benchSplit: (frames) => app.benchSplit(frames),
     frames: () => app.framesDrawn,

@@ -1,7 +1,6 @@
 import type { AnimController } from '../anim/controller/controller.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { Renderer } from '../render/renderer.ts';
-import type { MorphCheck, SkinCheck } from './gpu-checks.ts';
 import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.ts';
 import { benchSplit, frameProbe } from './bench-hooks.ts';
 import type { FrameProbe } from './bench/window.ts';
@@ -13,9 +12,8 @@ import { boneNames, currentPaletteRange, Facts, unsupportedReason, type OverlayF
 import { FrameDrawer } from './frame.ts';
 import { FrameLoop } from './frame-loop.ts';
 import type { Stats } from './frame-stats.ts';
-import { morphCheck, skinCheck, tangentCheck } from './gpu-checks.ts';
-import { qualityCheck, type QualityResult } from './quality-check.ts';
-import type { TangentCheck } from '../render/tangent-check.ts';
+import { Checks } from './checks.ts';
+import { DeformGate } from './deform-gate.ts';
 import { exportGlb, type GlbExport } from './export-glb.ts';
 import { ModelLoader, type ParseFigures } from './loader.ts';
 import type { AppView, LoadedModel } from './loaded-model.ts';
@@ -41,6 +39,10 @@ export type { MorphCheck, SkinCheck } from './gpu-checks.ts';
 export class App implements AppContext {
   readonly state: AppState = defaultState();
   readonly camera = new OrbitCamera();
+  /** The measuring hooks of `window.skinlab` (checks.ts). */
+  readonly checks: Checks = new Checks(this);
+  /** Holds `cor` and `ddm` back until their load-time data exists (deform-gate.ts). */
+  readonly deform: DeformGate;
   /** Context-wide GL resources; replaced by a new one after a context loss. */
   renderer: Renderer;
   current: LoadedModel | null = null;
@@ -60,6 +62,7 @@ export class App implements AppContext {
   ) {
     const app = this;
     this.renderer = new Renderer(gl);
+    this.deform = new DeformGate(view, (m) => this.fail(m));
     this.frame = new FrameDrawer(this);
     this.loop = new FrameLoop({
       canvas,
@@ -178,7 +181,15 @@ export class App implements AppContext {
     // Reported after any load, which clears the banner when it starts.
     if (errors.length > 0 && loaded) this.fail(errors.join('\n'));
     this.view.stateChanged();
+    await this.precomputed();
     await this.nextFrame();
+  }
+
+  /** Waits until the techniques on screen have their load-time data (a failure is already reported). */
+  private precomputed(): Promise<void> {
+    const m = this.current;
+    const s = this.state;
+    return m ? this.deform.whenReady(m, s.compare ? [s.technique, s.compare.a, s.compare.b] : [s.technique]).catch(() => {}) : Promise.resolve();
   }
 
   /** Loads a model from a source and makes it current (loader.ts); false when it failed or was superseded. */
@@ -196,7 +207,9 @@ export class App implements AppContext {
     if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
     const technique = findTechnique(state.technique) ?? TECHNIQUES[0]!;
     this.renderer.shadows = state.shadows;
-    this.renderer.warm(model.gpu, technique, state.influences, state.palette, state.morphs);
+    // A technique whose data is not there yet is built when the data is (the frame draws the last one until then).
+    if (previous?.id !== model.id || previous.detail !== model.detail) this.deform.cancel();
+    if (this.deform.ready(model, technique.id)) this.renderer.warm(model.gpu, technique, state.influences, state.palette, state.morphs);
     previous?.gpu.dispose();
     state.model = model.id;
     state.clip = clip;
@@ -209,6 +222,7 @@ export class App implements AppContext {
     this.view.progress(null);
     this.view.modelChanged(model);
     this.loop.ensureRunning();
+    await this.precomputed();
     await this.nextFrame();
   }
 
@@ -382,23 +396,5 @@ export class App implements AppContext {
     const m = this.current;
     if (!m) throw new Error('bench: no model loaded');
     return frameProbe(this.frame, m);
-  }
-
-  /** Test hook: the technique's transform-feedback positions against the CPU reference (gpu-checks.ts). */
-  skinCheck(id: string = this.state.technique, reference: 'auto' | 'gl-matrix' = 'auto'): SkinCheck {
-    return skinCheck(this, id, reference);
-  }
-
-  /** The artifact figures of the technique(s) on screen (or `id`) at the current pose, GPU and CPU (quality-check.ts). */
-  quality = (id?: string): QualityResult => qualityCheck(this, id);
-
-  /** Test hook: a morph path's transform-feedback positions against the CPU morph + skin (gpu-checks.ts). */
-  morphCheck(path: string = this.state.morphs, id: string = this.state.technique): MorphCheck {
-    return morphCheck(this, path, id);
-  }
-
-  /** Test hook: a morph path's transform-feedback tangents against the CPU (gpu-checks.ts). */
-  tangentCheck(path: string = this.state.morphs, id: string = this.state.technique): TangentCheck {
-    return tangentCheck(this, path, id);
   }
 }
