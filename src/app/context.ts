@@ -1,6 +1,7 @@
 import type { OrbitCamera } from '../render/camera.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { LoadedModel, AppView } from './loaded-model.ts';
+import type { DeformGate } from './deform-gate.ts';
 import type { AppState } from './state.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface AppContext {
   readonly view: AppView;
   renderer: Renderer;
   current: LoadedModel | null;
+  /** Holds techniques with load-time data (cor, ddm) back until it exists. */
+  readonly deform: DeformGate;
   /** Shows an error (banner + console.error) and sets the readiness state to "error"; the model keeps running. */
   fail(message: string): void;
 }

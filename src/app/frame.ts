@@ -103,7 +103,9 @@ export class FrameDrawer {
     const o = this.options;
     o.wander = s.wander && s.crowd > 1;
     if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
-    const split = this.compare.active(s);
+    // cor and ddm draw once their load-time data exists (deform-gate.ts starts it); until then the last technique.
+    const deform = this.ctx.deform;
+    const split = this.compare.active(s) && deform.ready(model, s.compare!.a) && deform.ready(model, s.compare!.b);
     if (split !== this.wasSplit) {
       this.wasSplit = split;
       if (s.camera === null) this.cameraDirty = true;
@@ -114,7 +116,7 @@ export class FrameDrawer {
       this.cameraDirty = false;
     }
     camera.update();
-    if (o.technique.id !== s.technique) o.technique = findTechnique(s.technique) ?? TECHNIQUES[0]!;
+    if (o.technique.id !== s.technique && deform.ready(model, s.technique)) o.technique = findTechnique(s.technique) ?? TECHNIQUES[0]!;
     o.influences = s.influences;
     o.palette = s.palette;
     o.view = s.view;
@@ -130,7 +132,12 @@ export class FrameDrawer {
     this.lod.update(model, s, this.ctx.renderer);
     player.morphTracksEnabled = s.morphTrack;
     // The stats box's artifact figures and the distortion view's data: throttled, from the CPU reference.
-    if (s.crowd <= 1) liveQuality(model.scene).update(player, o.technique.id, s.influences, player.morphWeights, s.view === 'distortion', !player.paused, now);
+    if (s.crowd <= 1) {
+      // The figures of what is on screen: each compare half's technique, else the view's.
+      const wantLogs = s.view === 'distortion';
+      liveQuality(model.scene).update(player, split ? s.compare!.a : o.technique.id, s.influences, player.morphWeights, wantLogs, !player.paused, now);
+      if (split) liveQuality(model.scene, 1).update(player, s.compare!.b, s.influences, player.morphWeights, wantLogs, !player.paused, now);
+    }
     const f = this.figures;
     this.ctx.renderer.shadows = s.shadows;
     if (split) this.compare.draw(this.ctx.renderer, model, camera, o, f, s.compareSplit);
@@ -139,7 +146,7 @@ export class FrameDrawer {
     cpuUs += f.crowdPoseUs;
     this.lastCpuUs = cpuUs;
     this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? (f.crowdPath === 'baked' ? this.crowd.bakedLabel : this.crowd.label) : split ? s.compare!.a : o.technique.id, s.view, s.bone);
-    if (split) this.compare.statsB.record(model, this.compare.figuresB, cpuUs, now, s.compare!.b, s.view, s.bone);
+    if (split) this.compare.statsB.record(model, this.compare.figuresB, cpuUs, now, s.compare!.b, s.view, s.bone, 1);
   }
 }
 
