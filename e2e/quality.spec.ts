@@ -87,13 +87,15 @@ test('view=distortion: the collapsed twist joint is blue, the rigid ends white, 
   expect(Math.abs(mean - lbs.width / 2)).toBeLessThan(lbs.width * 0.1);
 
   // Every technique colours by its own CPU reference: the linear-blend ones like vs-hlsl (through their own
-  // vertex copies and group draws), dual quaternions keep the twist's areas: hardly any blue.
+  // vertex copies and group draws).
   const techniques = (await page.evaluate(() => window.skinlab.info().techniques)) as string[];
   expect(techniques).toContain('ff-nonindexed');
   for (const technique of techniques) {
     await page.evaluate((t) => window.skinlab.set({ technique: t }), technique);
     const n = blue(await shot(`distortion-${technique}.png`));
-    if (technique === 'dual-quat') expect(n, technique).toBeLessThan(lbsBlue / 10);
+    // Dual quaternions and centres of rotation keep the twist's areas; delta mush collapses less than linear blending.
+    if (technique === 'dual-quat' || technique === 'cor') expect(n, technique).toBeLessThan(lbsBlue / 10);
+    else if (technique === 'ddm') expect(n, technique).toBeLessThan(lbsBlue * 0.9);
     else expect(Math.abs(n - lbsBlue), technique).toBeLessThan(lbsBlue * 0.1);
   }
 

@@ -131,14 +131,14 @@ export class FrameStats {
    * One drawn frame: `cpuUs` of animation (crowd posing included), the renderer's figures `f`, the technique
    * label shown, the view and bone for the legend, at clock time `now` (ms).
    */
-  record(model: LoadedModel, f: FrameFigures, cpuUs: number, now: number, technique: string, view: string, bone: string): void {
+  record(model: LoadedModel, f: FrameFigures, cpuUs: number, now: number, technique: string, view: string, bone: string, slot = 0): void {
     const st = this.last;
     // Not averaged: the diff count is already a sampled figure, and the legend follows the view at once.
     st.diffPixels = f.diffPixels;
     st.diffShare = f.diffShare;
     st.view = view;
     st.bone = bone;
-    const q = liveQualityIfAny(model.scene);
+    const q = liveQualityIfAny(model.scene, slot);
     const shown = q !== undefined && q.technique === technique;
     st.volumeRatio = shown && Number.isFinite(q.summary.volumeRatio) ? q.summary.volumeRatio : null;
     st.areaP95 = shown && Number.isFinite(q.summary.areaP95) ? q.summary.areaP95 : null;

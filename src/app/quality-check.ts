@@ -41,12 +41,10 @@ export interface QualityResult {
   techniques: QualityEntry[];
 }
 
-/** The techniques on screen: state `compare` (A,B) when a compare mode sets it, else the technique. */
+/** The techniques on screen: both halves in compare mode (one character), else the technique. */
 function onScreen(ctx: AppContext): string[] {
-  const compare = (ctx.state as unknown as { compare?: unknown }).compare;
-  if (Array.isArray(compare) && compare.length === 2) return compare.map(String);
-  if (typeof compare === 'string' && compare.includes(',')) return compare.split(',').slice(0, 2);
-  return [ctx.state.technique];
+  const pair = ctx.state.compare;
+  return pair !== null && ctx.state.crowd <= 1 ? [pair.a, pair.b] : [ctx.state.technique];
 }
 
 export function qualityCheck(ctx: AppContext, id?: string): QualityResult {

@@ -2,6 +2,10 @@ import { buildDualQuatPalette, DUAL_QUAT_STRIDE, skinMeshDualQuat } from '../ani
 import { applyMorphs } from '../anim/morph.ts';
 import type { PoseSource } from '../anim/posed-bounds.ts';
 import { skinMesh } from '../anim/software-skin.ts';
+import { corCentres } from '../deform/cor-centres.ts';
+import { skinMeshCor } from '../deform/cor-skin.ts';
+import { ddmData } from '../deform/ddm-precompute.ts';
+import { skinMeshDdm } from '../deform/ddm-runtime.ts';
 import type { Scene, SkinnedMesh } from '../model/types.ts';
 
 /**
@@ -11,7 +15,8 @@ import type { Scene, SkinnedMesh } from '../model/types.ts';
  * Contract
  * - cpuReferenceOf(id): 'linear' (linear blend skinning, anim/software-skin.ts skinMesh) for `software`,
  *   `ff-*`, `vs-*`, `accumulated`, `texture`, `stream-out`; 'dual-quat' (anim/dual-quat.ts) for `dual-quat`;
- *   null for an id with no CPU reference here (noCpuReference(id) says so in words).
+ *   'cor' (deform/cor-skin.ts, with the mesh's centres) and 'ddm' (deform/ddm-runtime.ts, with its Ω) for
+ *   themselves — their load-time data is computed on first use when no one stored it (deform/kinds.ts); null for an id with no CPU reference here (noCpuReference(id) says so in words).
  * - CpuSkinner owns, per mesh, one matrix palette, one dual-quaternion palette and (for meshes with morph
  *   deltas) one morphed bind-space copy, sized at construction. skin() morphs by `morphWeights` (indexed like
  *   Scene.morphTargets; empty or all zero: none) then skins with the pose's palette (PoseSource.writePalette,
@@ -19,21 +24,21 @@ import type { Scene, SkinnedMesh } from '../model/types.ts';
  *   It allocates nothing; results equal gpu-checks.ts referenceSkin's for the same inputs.
  */
 
-export type CpuReference = 'linear' | 'dual-quat';
+export type CpuReference = 'linear' | 'dual-quat' | 'cor' | 'ddm';
 
 const LINEAR_IDS = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'texture', 'stream-out'];
 
 /** The technique ids with a CPU reference, in menu order (one per technique). */
-export const CPU_REFERENCE_IDS: readonly string[] = [...LINEAR_IDS, 'dual-quat'];
+export const CPU_REFERENCE_IDS: readonly string[] = [...LINEAR_IDS, 'dual-quat', 'cor', 'ddm'];
 
 /** The reference maths of technique `id`, or null when there is no CPU reference for it. */
 export function cpuReferenceOf(id: string): CpuReference | null {
   if (LINEAR_IDS.includes(id)) return 'linear';
   switch (id) {
     case 'dual-quat':
-      return 'dual-quat';
-    // `cor` and `ddm`: add 'cor' | 'ddm' to CpuReference, return them here, and skin them in
-    // CpuSkinner.skinMesh below (src/deform/cor-skin.ts skinMeshCor, src/deform/ddm-skin.ts skinMeshDdm).
+    case 'cor':
+    case 'ddm':
+      return id;
     default:
       return null;
   }
@@ -87,8 +92,14 @@ export class CpuSkinner {
         buildDualQuatPalette(this.palettes[i]!, source.bones.length, this.dualQuats[i]!);
         skinMeshDualQuat(source, this.dualQuats[i]!, out, null, influences);
         return;
-      // case 'cor': skinMeshCor(source, corCentres(this.scene.meshes[i]!), this.palettes[i]!, out, null, influences); return;
-      // case 'ddm': skinMeshDdm(source, ddmData(this.scene.meshes[i]!), this.palettes[i]!, out, null); return;
+      case 'cor':
+        // The centres belong to the neutral mesh (morph targets do not move them).
+        skinMeshCor(source, corCentres(this.scene.meshes[i]!), this.palettes[i]!, out, null, influences);
+        return;
+      case 'ddm':
+        // Ω belongs to the neutral mesh; DDM keeps its own 8 bones per vertex (influences does not apply).
+        skinMeshDdm(source, ddmData(this.scene.meshes[i]!), this.palettes[i]!, out, null);
+        return;
     }
   }
 }

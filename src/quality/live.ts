@@ -5,7 +5,7 @@ import { QualityProbe, type QualitySummary } from './probe.ts';
 
 /**
  * The live artifact figures of the technique on screen, for the stats box and the distortion view: one
- * LiveQuality per scene (liveQuality(scene), cached), updated by the frame before it draws and read by the
+ * LiveQuality per scene and slot (liveQuality(scene, slot), cached; slot 1 is compare's right half), updated by the frame before it draws and read by the
  * stats box (`summary`) and the distortion view's data (`logs`, `version`).
  *
  * Contract
@@ -89,21 +89,27 @@ export class LiveQuality {
   }
 }
 
-const cache = new WeakMap<Scene, LiveQuality>();
+/** Per scene, one LiveQuality per slot: 0 the view (and compare's left half), 1 compare's right half. */
+const cache = new WeakMap<Scene, LiveQuality[]>();
 
-/** The scene's LiveQuality, made on first use. */
-export function liveQuality(scene: Scene): LiveQuality {
-  let q = cache.get(scene);
+/** The scene's LiveQuality of `slot` (0, or 1 for compare's right half), made on first use. */
+export function liveQuality(scene: Scene, slot = 0): LiveQuality {
+  let list = cache.get(scene);
+  if (!list) {
+    list = [];
+    cache.set(scene, list);
+  }
+  let q = list[slot];
   if (!q) {
     q = new LiveQuality(scene);
-    cache.set(scene, q);
+    list[slot] = q;
   }
   return q;
 }
 
-/** The scene's LiveQuality if one was made, else undefined (readers that must not build one). */
-export function liveQualityIfAny(scene: Scene): LiveQuality | undefined {
-  return cache.get(scene);
+/** The scene's LiveQuality of `slot` if one was made, else undefined (readers that must not build one). */
+export function liveQualityIfAny(scene: Scene, slot = 0): LiveQuality | undefined {
+  return cache.get(scene)?.[slot];
 }
 
 /** A plain loop rather than TypedArray.prototype.set, which allocates now and then. */

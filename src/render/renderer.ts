@@ -213,7 +213,7 @@ export class Renderer {
       for (let i = 0; i < tmeshes.length; i++) model.viewData.prepare(tmeshes[i]!, meshes[i]!, opts.bone, opts.influences);
     } else if (surface === 'distortion') {
       // The values the frame measured before drawing (src/quality/live.ts), for the technique on screen.
-      const q = liveQuality(model.scene);
+      const q = liveQuality(model.scene, half);
       // The bind pose drawn by hand (`bindPose`) is the rest shape: nothing has changed.
       for (let i = 0; i < tmeshes.length; i++) {
         if (opts.bindPose) model.viewData.prepareValues(tmeshes[i]!, q.unchanged[i]!, REST_VERSION);

@@ -1,6 +1,13 @@
 import type { App } from '../app/app.ts';
 import { CompareDivider } from './compare-divider.ts';
-import { CompareLabels } from './compare-labels.ts';
+import { addLabelFigures, CompareLabels, type CompareHalf } from './compare-labels.ts';
+
+/** A half's artifact figures (src/quality/live.ts, measured for each half's technique): volume and p95 area change. */
+function qualityLine(half: CompareHalf): string | null {
+  const { volumeRatio, areaP95 } = half.stats;
+  if (volumeRatio === null && areaP95 === null) return null;
+  return `volume ${volumeRatio === null ? '—' : `${(volumeRatio * 100).toFixed(1)} %`}  area p95 ${areaP95 === null ? '—' : areaP95.toFixed(2)}`;
+}
 
 /**
  * Side-by-side compare's page chrome: a layer over the canvas holding the halves' labels (compare-labels.ts)
@@ -14,6 +21,7 @@ export function mountCompareOverlay(app: App, chrome: HTMLElement, canvas: HTMLE
   layer.hidden = true;
   chrome.appendChild(layer);
   const labels = new CompareLabels(layer);
+  addLabelFigures(qualityLine);
   const divider = new CompareDivider(layer, canvas, (split) => {
     app.state.compareSplit = split;
     labels.place(split);
