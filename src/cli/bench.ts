@@ -1,11 +1,13 @@
 /**
- * `npm run bench [-- --quick] [-- --only cpu,alloc,load,browser] [-- --browser PATH] [-- --gpu]`: the performance
+ * `npm run bench [-- --quick] [-- --only cpu,alloc,load,quality,browser] [-- --browser PATH] [-- --gpu]`: the performance
  * suite (CONTRACT §1, §4). `--browser PATH`: the Chromium executable for the browser part; `--gpu`: draw with
  * the machine's GPU (ANGLE on Vulkan, src/bench/browser.ts GPU_ARGS) instead of SwiftShader.
  *
  * Parts: cpu (anim-bench: CPU animation vs three.js; tracks-bench: two layered controller tracks vs three.js's
  * AnimationMixer with two actions; wander-bench: the wander crowd per instance), alloc (alloc-bench: GCs and heap growth over 100k
- * frames), load (load-bench: loaders vs assimpjs; gltf-load-bench: the glTF reader vs three.js's GLTFLoader), browser (src/bench/browser.ts when present: its
+ * frames), load (load-bench: loaders vs assimpjs; gltf-load-bench: the glTF reader vs three.js's GLTFLoader), quality
+ * (quality-bench: volume ratio and area change of linear, dual-quat, cor and ddm at fixed poses, and the
+ * cor/ddm precompute times), browser (src/bench/browser.ts when present: its
  * runBrowserBench({ quick, browser, gpu }) is imported dynamically; a missing module or a throw is reported and skipped).
  * Prints a table and writes bench-results.json (an array of Metric) in the project root. Run from the
  * project root (corpus paths are relative to it). Exit status 1 only when a Node part fails.
@@ -16,13 +18,14 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runAllocBench } from '../bench/alloc-bench.ts';
 import { runAnimBench } from '../bench/anim-bench.ts';
+import { runQualityBench } from '../bench/quality-bench.ts';
 import { runGltfLoadBench } from '../bench/gltf-load-bench.ts';
 import { runLoadBench } from '../bench/load-bench.ts';
 import { runTracksBench } from '../bench/tracks-bench.ts';
 import { runWanderBench } from '../bench/wander-bench.ts';
 import type { Metric } from '../bench/metric.ts';
 
-const PARTS = ['cpu', 'alloc', 'load', 'browser'] as const;
+const PARTS = ['cpu', 'alloc', 'load', 'quality', 'browser'] as const;
 type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
   await timed('cpu', () => [...runAnimBench({ quick, log }), ...runTracksBench({ quick, log }), ...runWanderBench({ quick, log })]);
   await timed('alloc', () => runAllocBench({ quick, log }));
   await timed('load', async () => [...(await runLoadBench({ quick, log })), ...(await runGltfLoadBench({ quick, log }))]);
+  await timed('quality', () => runQualityBench({ quick, log }));
   await timed('browser', () => runBrowser(quick, browser, gpu));
   printTable(metrics);
   const out = join(root, 'bench-results.json');

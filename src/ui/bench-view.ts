@@ -1,5 +1,6 @@
 import type { BenchProgress } from '../app/bench/options.ts';
 import { rankOrder, timerFlag, NO_TIMER_NOTE } from '../app/bench/rows.ts';
+import type { QualityPoseResult } from '../app/bench/quality.ts';
 import type { BenchReport } from '../app/bench/runner.ts';
 import { barChart, formatMs, lineChart, seriesColour, type Series } from './bench-chart.ts';
 import { downloadBlob } from './download.ts';
@@ -111,6 +112,7 @@ export class BenchView {
       sec.appendChild(grid);
       parts.push(sec);
     }
+    if (r.quality.length > 0) parts.push(qualityTable(r.quality));
     if (r.crowd && r.crowd.sizes.length > 0) {
       const sec = section('Crowd: wall time per frame against N');
       const series: Series[] = r.crowd.paths.map((path) => ({
@@ -157,6 +159,34 @@ export class BenchView {
     const stamp = r.date.replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z');
     downloadBlob(new Blob([`${JSON.stringify(r.rows, null, 2)}\n`], { type: 'application/json' }), `bench-results-${stamp}.json`);
   }
+}
+
+/** Deformation quality: pose × technique, each cell the volume ratio, the p95 area change and the time per frame. */
+function qualityTable(results: readonly QualityPoseResult[]): HTMLElement {
+  const sec = section('Deformation quality: volume (posed / rest), p95 |log₂ area change|, ms per frame');
+  const table = document.createElement('table');
+  table.className = 'bench-table bench-quality';
+  const head = table.createTHead().insertRow();
+  head.appendChild(document.createElement('th')).textContent = 'pose';
+  for (const c of results[0]!.cells) head.appendChild(document.createElement('th')).textContent = c.technique;
+  const body = table.createTBody();
+  for (const p of results) {
+    const tr = body.insertRow();
+    tr.insertCell().textContent = p.label;
+    for (const c of p.cells) {
+      const cell = tr.insertCell();
+      cell.className = 'num';
+      const volume = c.volume === null ? '—' : `${(c.volume * 100).toFixed(1)} %${c.open ? '*' : ''}`;
+      const time = c.ms === null ? '' : ` · ${formatMs(c.ms)} ms${c.msKind === 'wall' ? ' wall' : ''}`;
+      cell.textContent = `${volume} · ${c.areaP95.toFixed(3)}${time}`;
+    }
+  }
+  sec.appendChild(table);
+  const note = document.createElement('p');
+  note.className = 'bench-note';
+  note.textContent = 'Figures from each technique\'s GPU readback at a fixed pose (docs/quality.md); * an open mesh. Time per frame from the techniques part where it measured that model (GPU ms, else wall).';
+  sec.appendChild(note);
+  return sec;
 }
 
 function section(title: string): HTMLElement {

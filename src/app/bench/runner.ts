@@ -7,6 +7,7 @@ import { formatCamera } from '../state.ts';
 import { benchCrowd, crowdPaths, crowdSteps, type CrowdResults } from './crowd.ts';
 import { benchPlan, type BenchOptions, type BenchProgress } from './options.ts';
 import { crowdRows, NO_TIMER_NOTE, techniqueRows, type RunNote } from './rows.ts';
+import { benchQuality, qualityRows, qualitySteps, type QualityPoseResult } from './quality.ts';
 import { benchTechniques, techniqueSteps, type ModelTechniques } from './techniques.ts';
 
 /**
@@ -30,6 +31,8 @@ export interface BenchReport {
   readonly quick: boolean;
   readonly techniques: ModelTechniques[];
   readonly crowd: CrowdResults | null;
+  /** The quality part: figures per pose and technique with the techniques part's time per frame ([] when not run). */
+  readonly quality: QualityPoseResult[];
   /** What was left out and why (sizes over the crowd limit, techniques a model cannot use, the peer). */
   readonly skipped: string[];
   readonly seconds: number;
@@ -53,6 +56,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     model: s.model,
     detail: s.detail,
     technique: s.technique,
+    compare: s.compare === null ? null : `${s.compare.a},${s.compare.b}`,
     crowd: s.crowd,
     shadows: s.shadows,
     view: s.view,
@@ -67,7 +71,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
   const timer = new GpuTimer(app.gl, plan.forceWall ? { force: 'wall' } : {});
   app.loopOnDemand = true;
   const techniqueCount = plan.techniqueIds ? plan.techniqueIds.length : TECHNIQUES.length;
-  const steps = techniqueSteps(plan, techniqueCount) + crowdSteps(plan, crowdPaths(info0).length);
+  const steps = techniqueSteps(plan, techniqueCount) + qualitySteps(plan) + crowdSteps(plan, crowdPaths(info0).length);
   let stepNo = 0;
   const step = (text: string, advance = true): void => {
     if (advance) stepNo++;
@@ -85,6 +89,8 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
       rows.push(...techniqueRows(m.label, m.what, m.results, run));
       for (const x of m.skipped) skipped.push(`${m.label}: ${x.id} (${x.why})`);
     }
+    const quality = plan.techniques ? await benchQuality(app, plan, step, techniques) : [];
+    rows.push(...qualityRows(quality));
     const crowd = plan.crowd ? await benchCrowd(app, timer, plan, step) : null;
     if (crowd) {
       for (const c of crowd.sizes) rows.push(...crowdRows(c.n, c.ours, c.peer, run, plan.crowdTag));
@@ -102,6 +108,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
       quick: plan.quick,
       techniques,
       crowd,
+      quality,
       skipped,
       seconds: (performance.now() - t0) / 1000,
     };
