@@ -3,7 +3,7 @@ import { applyMorphs } from '../anim/morph.ts';
 import type { PoseSource } from '../anim/posed-bounds.ts';
 import { skinMesh } from '../anim/software-skin.ts';
 import { corCentres } from '../deform/cor-centres.ts';
-import { skinMeshCor } from '../deform/cor-skin.ts';
+import { buildCorPalette, COR_STRIDE, skinMeshCor } from '../deform/cor-skin.ts';
 import { ddmData } from '../deform/ddm-precompute.ts';
 import { skinMeshDdm } from '../deform/ddm-runtime.ts';
 import type { Scene, SkinnedMesh } from '../model/types.ts';
@@ -17,7 +17,7 @@ import type { Scene, SkinnedMesh } from '../model/types.ts';
  *   `ff-*`, `vs-*`, `accumulated`, `texture`, `stream-out`; 'dual-quat' (anim/dual-quat.ts) for `dual-quat`;
  *   'cor' (deform/cor-skin.ts, with the mesh's centres) and 'ddm' (deform/ddm-runtime.ts, with its Ω) for
  *   themselves — their load-time data is computed on first use when no one stored it (deform/kinds.ts); null for an id with no CPU reference here (noCpuReference(id) says so in words).
- * - CpuSkinner owns, per mesh, one matrix palette, one dual-quaternion palette and (for meshes with morph
+ * - CpuSkinner owns, per mesh, one matrix palette, one dual-quaternion palette, one cor palette and (for meshes with morph
  *   deltas) one morphed bind-space copy, sized at construction. skin() morphs by `morphWeights` (indexed like
  *   Scene.morphTargets; empty or all zero: none) then skins with the pose's palette (PoseSource.writePalette,
  *   the caller has evaluated the pose) into out[i] (3 floats per vertex of mesh i, model space).
@@ -52,12 +52,14 @@ export function noCpuReference(id: string): string {
 export class CpuSkinner {
   private readonly palettes: Float32Array[];
   private readonly dualQuats: Float32Array[];
+  private readonly corPalettes: Float32Array[];
   /** Per mesh: the mesh over a morphed bind-space copy (meshes with morph deltas), else null. */
   private readonly morphed: (SkinnedMesh | null)[];
 
   constructor(readonly scene: Scene) {
     this.palettes = scene.meshes.map((m) => new Float32Array(Math.max(1, m.bones.length) * 16));
     this.dualQuats = scene.meshes.map((m) => new Float32Array(Math.max(1, m.bones.length) * DUAL_QUAT_STRIDE));
+    this.corPalettes = scene.meshes.map((m) => new Float32Array(Math.max(1, m.bones.length) * COR_STRIDE));
     this.morphed = scene.meshes.map((m) =>
       m.morphs && m.morphs.some((d) => d.vertices.length > 0)
         ? { ...m, positions: new Float32Array(m.vertexCount * 3), normals: new Float32Array(m.vertexCount * 3) }
@@ -94,7 +96,8 @@ export class CpuSkinner {
         return;
       case 'cor':
         // The centres belong to the neutral mesh (morph targets do not move them).
-        skinMeshCor(source, corCentres(this.scene.meshes[i]!), this.palettes[i]!, out, null, influences);
+        buildCorPalette(this.palettes[i]!, source.bones.length, this.corPalettes[i]!);
+        skinMeshCor(source, corCentres(this.scene.meshes[i]!), this.corPalettes[i]!, out, null, influences);
         return;
       case 'ddm':
         // Ω belongs to the neutral mesh; DDM keeps its own 8 bones per vertex (influences does not apply).
