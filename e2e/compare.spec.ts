@@ -10,7 +10,7 @@ import { openApp, waitState, watchConsole } from './helpers.ts';
  */
 
 /** The pair under test: A left, B right (any technique the twist rig can draw). */
-const PAIR = ['vs-hlsl', 'dual-quat'] as const;
+const PAIR = ['vs-hlsl', 'cor'] as const;
 const TWIST = '?model=twist&clip=twist&t=2&gui=0';
 /** The compare canvas; each half is HALF × H pixels. */
 const HALF = 200;

@@ -11,7 +11,7 @@ import { HAVE_CORPUS, openApp, serveCorpus, watchConsole } from './helpers.ts';
 
 type Counts = Record<string, number>;
 
-const TECHNIQUES = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'cor', 'texture', 'stream-out'];
+const TECHNIQUES = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'cor', 'texture', 'stream-out', 'ddm'];
 const VIEWS = ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff'];
 /**
  * Small models with different make-ups: nine rigid meshes, a skinned .x with a JPEG texture, a static .x with

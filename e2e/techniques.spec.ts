@@ -11,10 +11,10 @@ import { coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 const LINEAR = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'texture', 'stream-out'];
 /** Techniques that deliberately differ from linear blending, each with its own CPU reference. */
-const NONLINEAR = ['dual-quat', 'cor'];
+const NONLINEAR = ['dual-quat', 'cor', 'ddm'];
 const ALL = [...LINEAR, ...NONLINEAR];
 /** CONTRACT section 5 order, as info().techniques lists them. */
-const MENU = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'cor', 'texture', 'stream-out'];
+const MENU = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'cor', 'texture', 'stream-out', 'ddm'];
 const OUT = `${process.env.SKINLAB_RESULTS ?? 'test-results'}/techniques`;
 mkdirSync(OUT, { recursive: true });
 
@@ -34,12 +34,14 @@ interface Model {
    * 0.015–0.017 %, 0.50–0.55 %, 0.023–0.026 %).
    */
   cor: [number, number];
+  /** The same for ddm (direct delta mush smooths every blended region, not only the joints). */
+  ddm: [number, number];
 }
 const MODELS: Model[] = [
-  { id: 'default', times: [0.2, 1.0], dualQuat: [0.00005, 0.002], cor: [0.00005, 0.002] },
-  { id: 'tiny', times: [0.5, 3.0], dualQuat: [0.002, 0.015], cor: [0.002, 0.015] },
+  { id: 'default', times: [0.2, 1.0], dualQuat: [0.00005, 0.002], cor: [0.00005, 0.002], ddm: [0.00005, 0.05] },
+  { id: 'tiny', times: [0.5, 3.0], dualQuat: [0.002, 0.015], cor: [0.002, 0.015], ddm: [0.00005, 0.05] },
   // A glTF character (the Khronos Fox, 24 joints, embedded texture), read through the glTF SDK.
-  { id: 'fox', times: [0.1, 0.6], dualQuat: [0.0001, 0.003], cor: [0.0001, 0.003] },
+  { id: 'fox', times: [0.1, 0.6], dualQuat: [0.0001, 0.003], cor: [0.0001, 0.003], ddm: [0.00005, 0.05] },
 ];
 
 /** Opens a built-in model; a model that does not load fails the test with the page's message. */
@@ -74,7 +76,7 @@ for (const model of MODELS) {
           rows.push(`${id} t=${t}: ${(diff * 100).toFixed(3)} %`);
           if (LINEAR.includes(id)) expect(diff, `${id} at t=${t} against software`).toBeLessThanOrEqual(0.005);
           else {
-            const [low, high] = id === 'cor' ? model.cor : model.dualQuat;
+            const [low, high] = id === 'cor' ? model.cor : id === 'ddm' ? model.ddm : model.dualQuat;
             expect(diff, `${id} at t=${t} against software: the same figure`).toBeLessThanOrEqual(high);
             expect(diff, `${id} at t=${t} against software: not linear blending`).toBeGreaterThanOrEqual(low);
           }

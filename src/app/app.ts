@@ -181,16 +181,10 @@ export class App implements AppContext {
     // Reported after any load, which clears the banner when it starts.
     if (errors.length > 0 && loaded) this.fail(errors.join('\n'));
     this.view.stateChanged();
-    await this.precomputed();
+    await this.deform.whenShown(this.current, this.state);
     await this.nextFrame();
   }
 
-  /** Waits until the techniques on screen have their load-time data (a failure is already reported). */
-  private precomputed(): Promise<void> {
-    const m = this.current;
-    const s = this.state;
-    return m ? this.deform.whenReady(m, s.compare ? [s.technique, s.compare.a, s.compare.b] : [s.technique]).catch(() => {}) : Promise.resolve();
-  }
 
   /** Loads a model from a source and makes it current (loader.ts); false when it failed or was superseded. */
   load(source: ModelSource, id: string, label = source.name, clip = '', detail = ''): Promise<boolean> {
@@ -222,12 +216,18 @@ export class App implements AppContext {
     this.view.progress(null);
     this.view.modelChanged(model);
     this.loop.ensureRunning();
-    await this.precomputed();
+    await this.deform.whenShown(this.current, this.state);
     await this.nextFrame();
   }
 
+  /** Progress's Cancel: stops a load, or a precompute (the technique on screen stays, compare ends). */
   cancelLoad(): void {
     this.loader.cancel();
+    if (this.deform.cancel()) {
+      this.state.technique = this.frame.drawnTechnique;
+      this.state.compare = null;
+      this.view.stateChanged();
+    }
   }
 
   /** Shows an error (banner + console.error) and sets the readiness state to "error"; the current model keeps running. */

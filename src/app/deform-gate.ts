@@ -2,6 +2,7 @@ import { DEFORM_KINDS, deformKindOf, type DeformKind } from '../deform/kinds.ts'
 import type { SkinnedMesh } from '../model/types.ts';
 import { slimMesh, type DeformReply, type DeformRequest } from './deform-protocol.ts';
 import type { AppView, LoadedModel } from './loaded-model.ts';
+import type { AppState } from './state.ts';
 
 /**
  * Holds a technique back until its load-time data exists: `cor` needs a centre of rotation per vertex, `ddm` the
@@ -14,7 +15,8 @@ import type { AppView, LoadedModel } from './loaded-model.ts';
  * - ready(model, id): true when technique `id` needs nothing or its data is on every mesh of `model` (restored from
  *   the session cache when there); otherwise starts the precompute (once) and returns false. Allocates only when
  *   it starts one.
- * - whenReady(model, ids): resolves when ready() holds for every id, rejects with the precompute's error.
+ * - whenReady(model, ids): resolves when ready() holds for every id, rejects with the precompute's error;
+ *   whenShown(model, state) does it for what the state shows and never rejects (fail has said why).
  * - A new model cancels a precompute for another one (its worker is terminated); a failure is reported once
  *   through `fail` and the technique stays held back (the page keeps its previous one).
  * - Where no worker can start, the precompute runs on the page's thread (the page stalls for its duration).
@@ -80,6 +82,13 @@ export class DeformGate {
     }
   }
 
+  /** Waits until the techniques the state shows (its technique, compare's pair) can draw; a failure is already reported. */
+  whenShown(model: LoadedModel | null, state: AppState): Promise<void> {
+    if (!model) return Promise.resolve();
+    const ids = state.compare ? [state.technique, state.compare.a, state.compare.b] : [state.technique];
+    return this.whenReady(model, ids).catch(() => {});
+  }
+
   figures(model: LoadedModel | null): Partial<Record<DeformKind, PrecomputeFigure>> {
     const out: Partial<Record<DeformKind, PrecomputeFigure>> = {};
     if (!model) return out;
@@ -90,11 +99,15 @@ export class DeformGate {
     return out;
   }
 
-  /** Stops a running precompute (a new model is being adopted). */
-  cancel(): void {
-    this.job?.worker?.terminate();
-    if (this.job) this.view.progress(null);
+  /** Stops a running precompute (a new model, or the user's Cancel); true when one was running. */
+  cancel(): boolean {
+    const job = this.job;
     this.job = null;
+    if (!job) return false;
+    job.worker?.terminate();
+    if (job.failed !== null) return false;
+    this.view.progress(null);
+    return true;
   }
 
   private start(model: LoadedModel, kind: DeformKind, key: string): void {

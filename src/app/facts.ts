@@ -121,6 +121,8 @@ export class Facts {
       /** Side-by-side compare (state `compare`): A left, B right, the divider's share of the width; null when off. */
       compare: state.compare ? { a: state.compare.a, b: state.compare.b, split: state.compareSplit } : null,
       techniques: TECHNIQUES.map((t) => t.id),
+      /** What cor's and ddm's load-time data cost this model: {cor?: {ms, where: 'worker' | 'main' | 'cache'}, ddm?: …}. */
+      precompute: ctx.deform.figures(m),
       /** Per technique id: null when it can draw this model here, else the reason (greyed out in the GUI). */
       techniqueSupport: Object.fromEntries(TECHNIQUES.map((t) => [t.id, unsupportedReason(ctx, t)])),
       influences: state.influences,

@@ -2,7 +2,7 @@ import { mat4, vec4 } from 'gl-matrix';
 import { liveQuality } from '../quality/live.ts';
 import type { OrbitCamera } from '../render/camera.ts';
 import { emptyFigures, type FrameFigures, type RenderOptions } from '../render/frame-types.ts';
-import { findTechnique, TECHNIQUES } from '../techniques/index.ts';
+import { findTechnique, TECHNIQUES, type TechniqueId } from '../techniques/index.ts';
 import { placeCamera } from './camera-placement.ts';
 import { CompareFrame } from './compare-frame.ts';
 import type { AppContext } from './context.ts';
@@ -63,6 +63,11 @@ export class FrameDrawer {
   };
 
   constructor(private readonly ctx: AppContext) {}
+
+  /** The technique the single view draws now (the state's may still wait for its load-time data). */
+  get drawnTechnique(): TechniqueId {
+    return this.options.technique.id;
+  }
 
   draw(model: LoadedModel, dt: number, now: number): void {
     const { state: s, camera, canvas } = this.ctx;

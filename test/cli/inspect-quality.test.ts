@@ -47,7 +47,7 @@ describe('inspect --quality', () => {
     const r = inspect(TWIST, '--clip', 'twist', '--t', '2', '--quality', '--techniques', 'vs-hlsl,nope');
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toEqual(['error: --techniques: no CPU reference for nope (references exist for software, ff-nonindexed, ff-indexed, vs-asm, vs-hlsl, accumulated, texture, stream-out, dual-quat)']);
+    expect(r.stderr.trim().split('\n')).toEqual(['error: --techniques: no CPU reference for nope (references exist for software, ff-nonindexed, ff-indexed, vs-asm, vs-hlsl, accumulated, texture, stream-out, dual-quat, cor, ddm)']);
   });
 
   it('parses the flags and refuses what does not fit', () => {

@@ -22,8 +22,8 @@ function fakeMesh(vertexCount: number, feedbackBytes?: number): TechniqueMesh {
 }
 
 describe('stream-out', () => {
-  it('comes after texture in the menu (CONTRACT section 5) and skins once', () => {
-    expect(TECHNIQUE_IDS.at(-1)).toBe('stream-out');
+  it('comes after texture in the menu (CONTRACT section 5), before ddm, and skins once', () => {
+    expect(TECHNIQUE_IDS.at(-2)).toBe('stream-out');
     expect(TECHNIQUE_IDS.indexOf('stream-out')).toBe(TECHNIQUE_IDS.indexOf('texture') + 1);
     expect(TECHNIQUES.map((t) => t.id)).toEqual([...TECHNIQUE_IDS]);
     expect(findTechnique('stream-out')).toBe(streamOut);
