@@ -10,7 +10,6 @@ import { openApp, watchConsole } from './helpers.ts';
 
 test('ddm precomputes in a worker while the page keeps drawing, with progress, and the result is kept for the session', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.setViewportSize({ width: 480, height: 320 });
   const con = watchConsole(page);
   await openApp(page, '?model=dawn&detail=low&clip=idle');
   // Records every progress message the page shows from now on.
@@ -45,7 +44,6 @@ test('ddm precomputes in a worker while the page keeps drawing, with progress, a
 
 test('Cancel during a precompute keeps the technique on screen', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.setViewportSize({ width: 480, height: 320 });
   const con = watchConsole(page);
   await openApp(page, '?model=dawn&detail=medium&clip=idle');
   await page.locator('.lil-controller', { hasText: 'technique' }).locator('select').selectOption({ label: 'ddm' });

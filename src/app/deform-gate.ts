@@ -20,7 +20,8 @@ import type { AppState } from './state.ts';
  * - A new model cancels a precompute for another one (its worker is terminated); a failure is reported once
  *   through `fail` and the technique stays held back (the page keeps its previous one).
  * - Where no worker can start, the precompute runs on the page's thread (the page stalls for its duration).
- * - figures(): what each kind cost for the current model (ms, 'worker' | 'main' | 'cache'), for info().precompute.
+ * - figures(): how the current model's data of each kind was had (ms, 'worker' | 'main'; 'cache', 0 ms, when the
+ *   session had it from an earlier load), for info().precompute.
  */
 
 interface Job {
@@ -63,7 +64,7 @@ export class DeformGate {
     const cached = this.session.get(key);
     if (cached) {
       meshes.forEach((m, i) => spec.store(m, cached[i]));
-      if (!this.costs.has(key)) this.costs.set(key, { ms: 0, where: 'cache' });
+      this.costs.set(key, { ms: 0, where: 'cache' });
       return true;
     }
     this.start(model, kind, key);
