@@ -34,14 +34,17 @@ interface Model {
    * 0.015–0.017 %, 0.50–0.55 %, 0.023–0.026 %).
    */
   cor: [number, number];
-  /** The same for ddm (direct delta mush smooths every blended region, not only the joints). */
+  /**
+   * The same for ddm (direct delta mush smooths every blended region, not only the joints, and tiny's scaled
+   * detail follows the smoothed scale): more than dual-quat. Measured: default 0.12–0.13 %, tiny 1.7–2.0 %, fox 2.6 %.
+   */
   ddm: [number, number];
 }
 const MODELS: Model[] = [
-  { id: 'default', times: [0.2, 1.0], dualQuat: [0.00005, 0.002], cor: [0.00005, 0.002], ddm: [0.00005, 0.05] },
-  { id: 'tiny', times: [0.5, 3.0], dualQuat: [0.002, 0.015], cor: [0.002, 0.015], ddm: [0.00005, 0.05] },
+  { id: 'default', times: [0.2, 1.0], dualQuat: [0.00005, 0.002], cor: [0.00005, 0.002], ddm: [0.0005, 0.005] },
+  { id: 'tiny', times: [0.5, 3.0], dualQuat: [0.002, 0.015], cor: [0.002, 0.015], ddm: [0.005, 0.04] },
   // A glTF character (the Khronos Fox, 24 joints, embedded texture), read through the glTF SDK.
-  { id: 'fox', times: [0.1, 0.6], dualQuat: [0.0001, 0.003], cor: [0.0001, 0.003], ddm: [0.00005, 0.05] },
+  { id: 'fox', times: [0.1, 0.6], dualQuat: [0.0001, 0.003], cor: [0.0001, 0.003], ddm: [0.005, 0.05] },
 ];
 
 /** Opens a built-in model; a model that does not load fails the test with the page's message. */
@@ -57,7 +60,7 @@ async function shot(page: Page, name: string): Promise<Buffer> {
 
 for (const model of MODELS) {
   test.describe(`model=${model.id}`, () => {
-    test('every technique renders like software at two times (≤ 0.5 % mismatching pixels; dual-quat and cor within their bounds)', async ({ page }) => {
+    test('every technique renders like software at two times (≤ 0.5 % mismatching pixels; dual-quat, cor and ddm within their bounds)', async ({ page }) => {
       test.setTimeout(180_000);
       const con = watchConsole(page);
       await openModel(page, model.id, `gui=0&t=${model.times[0]}&technique=software`);
