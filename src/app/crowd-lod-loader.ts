@@ -1,11 +1,10 @@
 import { orientScene } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
-import { authoredLevelError } from '../model/lod-error.ts';
 import { MAX_LOD_LEVELS } from '../render/crowd-lod.ts';
 import type { LodLevelInput } from '../render/crowd-lod-set.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { findBuiltin } from './builtins.ts';
-import { generateLevelScenes } from './lod-client.ts';
+import { generateLevelScenes, measureLevels } from './lod-client.ts';
 import type { LoadedModel } from './loaded-model.ts';
 import { urlSource } from './model-source.ts';
 import { parseModel } from './parse-client.ts';
@@ -40,7 +39,7 @@ const GENERATED = ['1/2', '1/8', '1/32'];
  * the background and hands their scenes and errors to the renderer (Renderer.setCrowdLevels), which uploads
  * them for the crowd only. A model with authored detail levels (Dawn) uses those only: fetched and parsed in
  * the parse worker like any model (model-source.ts, parse-client.ts), one after the other, each error measured
- * against the chosen level (src/model/lod-error.ts, on the page: linear time). Any other model gets generated
+ * against the chosen level (src/model/lod-error.ts, in the worker of src/app/lod-client.ts). Any other model gets generated
  * levels (src/model/lod-simplify.ts in the worker of src/app/lod-client.ts). Never replaces the current model
  * nor holds a frame. Until then every instance draws the chosen level. When the model changes, crowd mode ends,
  * `lod` or wander mode is turned off or on, or the renderer is replaced (a context restore), a load in
@@ -111,15 +110,15 @@ export class CrowdLodLoader {
 
   private async load(model: LoadedModel, plan: LodLevelPlan[], signal: AbortSignal): Promise<LodLevelInput[]> {
     const builtin = findBuiltin(model.id);
-    const out: LodLevelInput[] = [];
+    const scenes: Scene[] = [];
     for (const level of plan) {
       const source = urlSource(level.url, document.baseURI);
       const bytes = await source.read(() => {}, signal);
       const parsed = await parseModel(source.name, bytes, signal);
-      const scene: Scene = builtin?.orient ? orientScene(parsed.scene, builtin.orient) : parsed.scene;
-      out.push({ detail: level.detail, scene, error: authoredLevelError(model.gpu.scene, scene) });
+      scenes.push(builtin?.orient ? orientScene(parsed.scene, builtin.orient) : parsed.scene);
     }
-    return out;
+    const errors = await measureLevels(model.gpu.scene, scenes, signal);
+    return scenes.map((scene, k) => ({ detail: plan[k]!.detail, scene, error: errors[k]! }));
   }
 
   private async generate(model: LoadedModel, signal: AbortSignal): Promise<LodLevelInput[]> {

@@ -1,10 +1,12 @@
+import { authoredLevelError } from '../model/lod-error.ts';
 import { generateLevels, type GeneratedLevel, type LodMeshInput } from '../model/lod-simplify.ts';
 import type { Scene } from '../model/types.ts';
 import type { LodReply, LodRequest } from './lod-worker.ts';
 
 /**
- * Generated detail levels without stopping the page: the simplification runs in its own module worker
- * (src/app/lod-worker.ts); only when no worker can be started does it run on the page's thread. Each level
+ * Detail levels' one-time work without stopping the page, in a module worker of its own
+ * (src/app/lod-worker.ts; only when no worker can be started on the page's thread): generated levels, and the
+ * errors of authored ones. Each level
  * comes back as a Scene that shares everything with the model but its meshes' indices and subsets (the
  * vertices are the originals). Rejects with an AbortError when `signal` aborts (the worker is terminated).
  */
@@ -15,13 +17,8 @@ export async function generateLevelScenes(scene: Scene, signal: AbortSignal): Pr
   const t0 = performance.now();
   let generated: GeneratedLevel[];
   let where: 'worker' | 'main' = 'worker';
-  let worker: Worker | null = null;
-  try {
-    worker = new Worker(new URL('./lod-worker.ts', import.meta.url), { type: 'module', name: 'skinlab-lod' });
-  } catch {
-    worker = null;
-  }
-  if (worker) generated = await inWorker(worker, { meshes }, signal);
+  const worker = startWorker();
+  if (worker) generated = ((await inWorker(worker, { type: 'generate', meshes }, signal)) as { levels: GeneratedLevel[] }).levels;
   else {
     where = 'main';
     generated = await generateLevels(meshes);
@@ -34,7 +31,25 @@ export async function generateLevelScenes(scene: Scene, signal: AbortSignal): Pr
   return { levels, ms: performance.now() - t0, where };
 }
 
-function inWorker(worker: Worker, request: LodRequest, signal: AbortSignal): Promise<GeneratedLevel[]> {
+/** The errors of authored levels `levels` against `chosen` (src/model/lod-error.ts), model units. */
+export async function measureLevels(chosen: Scene, levels: Scene[], signal: AbortSignal): Promise<number[]> {
+  const pick = (s: Scene) => s.meshes.map((m) => ({ vertexCount: m.vertexCount, positions: m.positions, indices: m.indices }));
+  const worker = startWorker();
+  if (!worker) return levels.map((l) => authoredLevelError(chosen, l));
+  const reply = await inWorker(worker, { type: 'measure', chosen: pick(chosen), levels: levels.map(pick) }, signal);
+  return (reply as { errors: number[] }).errors;
+}
+
+function startWorker(): Worker | null {
+  try {
+    // Written out in full so Vite finds it and bundles the worker as its own module chunk.
+    return new Worker(new URL('./lod-worker.ts', import.meta.url), { type: 'module', name: 'skinlab-lod' });
+  } catch {
+    return null;
+  }
+}
+
+function inWorker(worker: Worker, request: LodRequest, signal: AbortSignal): Promise<Exclude<LodReply, { type: 'error' }>> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       worker.terminate();
@@ -48,8 +63,8 @@ function inWorker(worker: Worker, request: LodRequest, signal: AbortSignal): Pro
     };
     worker.onmessage = (e: MessageEvent<LodReply>) => {
       finish();
-      if (e.data.type === 'done') resolve(e.data.levels);
-      else reject(new Error(e.data.message));
+      if (e.data.type === 'error') reject(new Error(e.data.message));
+      else resolve(e.data);
     };
     worker.onerror = (e) => {
       e.preventDefault();
