@@ -5,7 +5,8 @@ import { openApp, pixelDifference, watchConsole } from './helpers.ts';
  * Crowd distance LOD (docs/crowds.md "Distance LOD"): Dawn at medium in a crowd of 9 loads its low level
  * in the background; then the far instances draw low (stats().instancesPerLevel), the camera pass makes one
  * draw per subset per level in use, and the picture differs from lod=0's only a little (nothing at all when
- * every figure is near). Small canvas: SwiftShader rasterises on the CPU.
+ * every figure is near); a tiny.x crowd gets generated levels and draws more than one of them. Small canvas:
+ * SwiftShader rasterises on the CPU.
  */
 
 const QUERY = '?model=dawn&detail=medium&crowd=9&shadows=0&gui=0&t=2';
