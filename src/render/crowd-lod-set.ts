@@ -62,7 +62,7 @@ export class CrowdLodSet {
         console.warn(`crowd LOD: detail ${p.detail} not used: ${why}`);
         break;
       }
-      const level = new CrowdLodLevel(this.gl, p.detail, p.scene, model.scene, this.maxTextureSize);
+      const level = new CrowdLodLevel(this.gl, p.detail, p.scene, model.scene, this.maxTextureSize, model.meshes);
       const own = level.bake()?.bake();
       if (own && (own.clips.length !== bake.clips.length || own.clips.some((c, i) => c.first !== bake.clips[i]!.first || c.frames !== bake.clips[i]!.frames))) {
         console.warn(`crowd LOD: detail ${p.detail} not used: its baked frames differ`);
