@@ -5,7 +5,8 @@ import { openApp, pixelDifference, watchConsole } from './helpers.ts';
  * Crowd paths (CONTRACT `crowdPath`, docs/crowds.md): the baked path (palettes baked per clip, each
  * instance's two frames blended in the vertex stage) draws the picture of the cpu path (every palette per
  * frame) at the same instance times; one instanced draw per subset whatever N; and camera-frustum culling
- * leaves out instances without changing the picture. Small canvas: SwiftShader rasterises on the CPU.
+ * leaves out instances without changing the picture. `lod=0`: the paths and draw counts are compared at full
+ * detail (the distance LOD has its own spec, crowd-lod.spec.ts). Small canvas: SwiftShader rasterises on the CPU.
  */
 
 async function shot(page: Page): Promise<Buffer> {
@@ -19,7 +20,7 @@ test.beforeEach(async ({ page }) => {
 for (const [model, t] of [['tiny', 0.6], ['default', 0.45]] as const) {
   test(`${model}: baked and cpu crowds of 10 at one paused time draw the same picture`, async ({ page }) => {
     const con = watchConsole(page);
-    await openApp(page, `?model=${model}&gui=0&t=${t}&crowd=10&shadows=0`);
+    await openApp(page, `?model=${model}&gui=0&t=${t}&crowd=10&shadows=0&lod=0`);
     const baked = await shot(page);
     expect((await page.evaluate(() => window.skinlab.info())).crowdPath).toBe('baked');
     await page.evaluate(() => window.skinlab.set({ crowdPath: 'cpu' }));
@@ -35,7 +36,7 @@ for (const [model, t] of [['tiny', 0.6], ['default', 0.45]] as const) {
 test('one instanced draw per subset for 10 and 1000 instances on both paths', async ({ page }) => {
   const con = watchConsole(page);
   // vs-hlsl draws one figure with one draw per subset: the crowd's draws per pass.
-  await openApp(page, '?model=tiny&gui=0&t=0.6&shadows=0&technique=vs-hlsl&camera=25,5,1.2');
+  await openApp(page, '?model=tiny&gui=0&t=0.6&shadows=0&lod=0&technique=vs-hlsl&camera=25,5,1.2');
   const subsets = (await page.evaluate(() => window.skinlab.stats())).meshDrawCalls;
   for (const crowdPath of ['baked', 'cpu']) {
     for (const crowd of [10, 1000]) {
@@ -60,7 +61,7 @@ test('one instanced draw per subset for 10 and 1000 instances on both paths', as
 test('culling with the camera inside the crowd leaves instances out and the picture as it was', async ({ page }) => {
   const con = watchConsole(page);
   // Close to the middle figure, looking along the grid: many of the 30 are behind or beside the camera.
-  await openApp(page, '?model=tiny&gui=0&t=0.6&crowd=30&shadows=0&camera=25,5,1.2');
+  await openApp(page, '?model=tiny&gui=0&t=0.6&crowd=30&shadows=0&lod=0&camera=25,5,1.2');
   const culled = await shot(page);
   // stats() reports its last one-second window: wait for a window drawn in each state before reading counts.
   const counts = async (): Promise<string> => {

@@ -5,14 +5,15 @@ import { openApp, pixelDifference, watchConsole } from './helpers.ts';
  * Crowd distance LOD (docs/crowds.md "Distance LOD"): Dawn at medium in a crowd of 9 loads its low level
  * in the background; then the far instances draw low (stats().instancesPerLevel), the camera pass makes one
  * draw per subset per level in use, and the picture differs from lod=0's only a little (nothing at all when
- * every figure is near). Small canvas: SwiftShader rasterises on the CPU.
+ * every figure is near); a tiny.x crowd gets generated levels and draws more than one of them. Small canvas:
+ * SwiftShader rasterises on the CPU.
  */
 
 const QUERY = '?model=dawn&detail=medium&crowd=9&shadows=0&gui=0&t=2';
 /** Looking along the crowd's rows from just outside it: the front row near, the back row far. */
-const MIXED = { yaw: 0, pitch: 8, distance: 9.5, target: [0, 0.9, 0] };
+const MIXED = { yaw: 0, pitch: 8, distance: 4, target: [0, 0.9, 0] };
 /** Close up: every instance in view is near (medium). */
-const NEAR = { yaw: 0, pitch: 8, distance: 2.5, target: [0, 0.9, 0] };
+const NEAR = { yaw: 0, pitch: 8, distance: 1.2, target: [0, 0.9, 0] };
 /** Far away: every instance is small (low). */
 const FAR = { yaw: 0, pitch: 20, distance: 30, target: [0, 0.9, 0] };
 
@@ -84,5 +85,30 @@ test('far instances draw the low level once it has loaded, one draw per subset p
   expect(far.perLevel[1]).toBe(9);
   console.log(`[crowd-lod] mesh draws: near ${near.draws}, far ${far.draws}, mixed ${mixed.draws}`);
   expect(mixed.draws).toBe(near.draws + far.draws);
+  expect(con.errors).toEqual([]);
+});
+
+test('a model without detail levels gets generated ones, chosen by projected error', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 320, height: 240 });
+  const con = watchConsole(page);
+  // Over the crowd from its front corner (distance 7.4 framing units: about 2,800 model units): the near rows within
+  // 2,300 model units (where 1/8's error exceeds 1 px at 240 px) draw 1/2, the rest 1/8.
+  await openApp(page, '?model=tiny&crowd=100&shadows=0&gui=0&t=0.5&camera=25,20,7.4,0,-48,-27');
+  await page.waitForFunction(() => (window.skinlab.info().lod as LodInfo).status !== 'loading', null, { timeout: 40_000 });
+  expect(((await page.evaluate(() => window.skinlab.info().lod)) as LodInfo).status).toBe('ready');
+  await page.evaluate(() => window.skinlab.set({}));
+  const table = (await page.evaluate(() => window.skinlab.info().lodLevels)) as { source: string; levels: { triangles: number; error: number }[] };
+  console.log(`[crowd-lod] tiny: ${JSON.stringify(table)}`);
+  expect(table.source).toBe('generated');
+  expect(table.levels.length).toBeGreaterThanOrEqual(3);
+  for (let l = 1; l < table.levels.length; l++) {
+    expect(table.levels[l].triangles).toBeLessThan(table.levels[l - 1].triangles);
+    expect(table.levels[l].error).toBeGreaterThan(0);
+  }
+  const { perLevel } = await figures(page);
+  console.log(`[crowd-lod] tiny crowd of 100: instances per level ${perLevel.join(' + ')}, camera ${JSON.stringify((await page.evaluate(() => window.skinlab.info())).camera)}`);
+  expect(perLevel.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  expect(perLevel.filter((n) => n > 0).length).toBeGreaterThan(1);
   expect(con.errors).toEqual([]);
 });

@@ -70,9 +70,10 @@ test('crowd=1 is the normal single-model view', async ({ page }) => {
 test('crowd=100 draws many separate figures with the draw count of crowd=10', async ({ page }, testInfo) => {
   // tiny: the smallest character, so 100 of them stay quick on a CPU rasteriser (SwiftShader).
   const con = watchConsole(page);
-  // One fixed camera for both, far enough back to hold the crowd: the crowd must cover much more. No shadow
+  // One fixed camera for both, far enough back to hold the crowd: the crowd must cover much more (at full detail,
+  // lod=0: the draw counts compared are one per subset; the distance LOD has crowd-lod.spec.ts). No shadow
   // map (a crowd's caster pass is covered by the shadows tests): a hundred figures cost SwiftShader enough.
-  await openApp(page, '?model=tiny&gui=0&t=0.6&camera=25,30,9&technique=vs-hlsl&shadows=0');
+  await openApp(page, '?model=tiny&gui=0&t=0.6&camera=25,30,9&technique=vs-hlsl&shadows=0&lod=0');
   const single = await coverage(page);
   const singleMeshDraws = (await page.evaluate(() => window.skinlab.stats())).meshDrawCalls;
   await page.evaluate(() => window.skinlab.set({ crowd: 100 }));

@@ -1,8 +1,10 @@
 import { orientScene } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
-import { LOD_PIXELS } from '../render/crowd-lod.ts';
+import { MAX_LOD_LEVELS } from '../render/crowd-lod.ts';
+import type { LodLevelInput } from '../render/crowd-lod-set.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { findBuiltin } from './builtins.ts';
+import { generateLevelScenes, measureLevels } from './lod-client.ts';
 import type { LoadedModel } from './loaded-model.ts';
 import { urlSource } from './model-source.ts';
 import { parseModel } from './parse-client.ts';
@@ -15,26 +17,31 @@ export interface LodLevelPlan {
 }
 
 /**
- * The lighter levels a crowd of `model` draws far away, nearest first, and the chosen level's index among
- * the built-in's levels (lightest first): [] for a model without levels, at its lightest level, or not a
- * built-in. A chosen level k hands over to the levels below it that crowd-lod.ts has a switch for.
+ * The authored lighter levels a crowd of `model` draws far away, nearest first (at most MAX_LOD_LEVELS − 1),
+ * and the chosen level's index among the built-in's levels (lightest first); `authored` false for a model
+ * without detail levels (its levels are generated). At its lightest authored level: no levels.
  */
-export function lighterLevels(model: Pick<LoadedModel, 'id' | 'origin' | 'detail'>): { chosen: number; levels: LodLevelPlan[] } {
+export function lighterLevels(model: Pick<LoadedModel, 'id' | 'origin' | 'detail'>): { authored: boolean; chosen: number; levels: LodLevelPlan[] } {
   const builtin = findBuiltin(model.id);
-  if (model.origin !== 'builtin' || !builtin?.details) return { chosen: 0, levels: [] };
+  if (model.origin !== 'builtin' || !builtin?.details) return { authored: false, chosen: 0, levels: [] };
   const names = Object.keys(builtin.details);
   const chosen = names.indexOf(model.detail || builtin.defaultDetail || '');
   const levels: LodLevelPlan[] = [];
-  for (let k = Math.min(chosen, LOD_PIXELS.length) - 1; k >= 0; k--) levels.push({ detail: names[k]!, url: builtin.details[names[k]!]! });
-  return { chosen: Math.max(0, chosen), levels };
+  for (let k = Math.min(chosen, MAX_LOD_LEVELS - 1) - 1; k >= 0; k--) levels.push({ detail: names[k]!, url: builtin.details[names[k]!]! });
+  return { authored: true, chosen: Math.max(0, chosen), levels };
 }
 
+/** Names of generated levels, nearest first. */
+const GENERATED = ['1/2', '1/8', '1/32'];
+
 /**
- * Crowd mode's distance LOD, the app's side: when a crowd of a model with detail levels is drawn with `lod`
- * on, loads the lighter levels in the background — fetched and parsed in the parse worker like any model
- * (model-source.ts, parse-client.ts), one after the other, never replacing the current model nor holding
- * a frame — and hands their scenes to the renderer (Renderer.setCrowdLevels), which uploads them for the
- * crowd only. Until then every instance draws the chosen level. When the model changes, crowd mode ends,
+ * Crowd mode's distance LOD, the app's side: when a crowd is drawn with `lod` on, gets the lighter levels in
+ * the background and hands their scenes and errors to the renderer (Renderer.setCrowdLevels), which uploads
+ * them for the crowd only. A model with authored detail levels (Dawn) uses those only: fetched and parsed in
+ * the parse worker like any model (model-source.ts, parse-client.ts), one after the other, each error measured
+ * against the chosen level (src/model/lod-error.ts, in the worker of src/app/lod-client.ts). Any other model gets generated
+ * levels (src/model/lod-simplify.ts in the worker of src/app/lod-client.ts). Never replaces the current model
+ * nor holds a frame. Until then every instance draws the chosen level. When the model changes, crowd mode ends,
  * `lod` or wander mode is turned off or on, or the renderer is replaced (a context restore), a load in
  * flight is cancelled and the levels handed over are released. update() is called once per frame and does
  * nothing (allocates nothing) while the wanted levels are loading or held.
@@ -60,16 +67,23 @@ export class CrowdLodLoader {
     this.of = model;
     this.renderer = renderer;
     const plan = lighterLevels(model);
-    if (plan.levels.length === 0) return;
-    this.details = plan.levels.map((l) => l.detail);
+    if (plan.authored && plan.levels.length === 0) return;
+    this.details = plan.authored ? plan.levels.map((l) => l.detail) : [...GENERATED];
     this.status = 'loading';
     const abort = new AbortController();
     this.abort = abort;
-    this.load(model, plan.levels, abort.signal).then(
+    const source = plan.authored ? 'authored' : 'generated';
+    const loading = plan.authored ? this.load(model, plan.levels, abort.signal) : this.generate(model, abort.signal);
+    loading.then(
       (levels) => {
         if (abort.signal.aborted || this.of !== model) return;
         this.abort = null;
-        renderer.setCrowdLevels(model.gpu, plan.chosen, model.detail, levels);
+        this.details = levels.map((l) => l.detail);
+        if (levels.length === 0) {
+          this.status = 'off';
+          return;
+        }
+        renderer.setCrowdLevels(model.gpu, model.detail || 'full', levels, source);
         this.status = 'ready';
       },
       (e: unknown) => {
@@ -86,7 +100,7 @@ export class CrowdLodLoader {
   release(): void {
     this.abort?.abort();
     this.abort = null;
-    if (this.status === 'ready') this.renderer?.setCrowdLevels(null, 0, '', null);
+    if (this.status === 'ready') this.renderer?.setCrowdLevels(null, '', null);
     this.of = null;
     this.renderer = null;
     this.status = 'off';
@@ -94,15 +108,22 @@ export class CrowdLodLoader {
     this.details = [];
   }
 
-  private async load(model: LoadedModel, plan: LodLevelPlan[], signal: AbortSignal): Promise<{ detail: string; scene: Scene }[]> {
+  private async load(model: LoadedModel, plan: LodLevelPlan[], signal: AbortSignal): Promise<LodLevelInput[]> {
     const builtin = findBuiltin(model.id);
-    const out: { detail: string; scene: Scene }[] = [];
+    const scenes: Scene[] = [];
     for (const level of plan) {
       const source = urlSource(level.url, document.baseURI);
       const bytes = await source.read(() => {}, signal);
       const parsed = await parseModel(source.name, bytes, signal);
-      out.push({ detail: level.detail, scene: builtin?.orient ? orientScene(parsed.scene, builtin.orient) : parsed.scene });
+      scenes.push(builtin?.orient ? orientScene(parsed.scene, builtin.orient) : parsed.scene);
     }
-    return out;
+    const errors = await measureLevels(model.gpu.scene, scenes, signal);
+    return scenes.map((scene, k) => ({ detail: plan[k]!.detail, scene, error: errors[k]! }));
+  }
+
+  private async generate(model: LoadedModel, signal: AbortSignal): Promise<LodLevelInput[]> {
+    // A model the simplifier cannot reduce (a few triangles, rigid parts) gets no levels: LOD stays off.
+    const { levels } = await generateLevelScenes(model.gpu.scene, signal);
+    return levels.map((l, k) => ({ detail: GENERATED[k]!, scene: l.scene, error: l.error }));
   }
 }

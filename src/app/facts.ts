@@ -179,6 +179,12 @@ export class Facts {
        * it starts and ends (model units; to null: no end); [] outside crowd mode.
        */
       lod: this.lodFacts(),
+      /**
+       * The crowd's detail levels held (docs/crowds.md): `source` 'generated' (simplified from the model) or
+       * 'authored' (Dawn's files), `levels` nearest first, each {detail, triangles, error} (error in model units;
+       * 0 for the chosen level). null when none are held.
+       */
+      lodLevels: ctx.renderer.crowdLevelTable(),
       crowdPathNote:
         state.crowd > 1
           ? `instanced, texture palette${state.wander ? ', wander: every instance its own controller' : ''} (technique menu and view ignored; morph targets not applied)`

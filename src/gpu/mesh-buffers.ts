@@ -8,7 +8,9 @@ import { ATTRIB, DEFAULT_TANGENT } from './programs.ts';
  * (UNSIGNED_SHORT, integer attribute), weights vec4, tangents vec4 (xyz, bitangent sign w) at ATTRIB.a_tangent;
  * a mesh without tangents leaves that location disabled, reading the constant DEFAULT_TANGENT (set here:
  * generic attribute values are context state, and nothing else writes location 5's).
- * Owns its handles; dispose() deletes them.
+ * Owns its handles; dispose() deletes them. Built with `vertices` (another MeshBuffers over the very same vertex
+ * arrays: a detail level that only has other indices), it uses that one's vertex buffers and owns only its
+ * vertex arrays and index buffers; `vertices` must outlive it.
  */
 export class MeshBuffers {
   readonly vao: WebGLVertexArrayObject;
@@ -24,6 +26,7 @@ export class MeshBuffers {
   constructor(
     private readonly gl: WebGL2RenderingContext,
     readonly mesh: SkinnedMesh,
+    private readonly vertices: MeshBuffers | null = null,
   ) {
     const vao = gl.createVertexArray();
     if (!vao) throw new Error('createVertexArray failed');
@@ -51,8 +54,8 @@ export class MeshBuffers {
     this.rebindAttributes();
     this.edgeBuffer = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, edges);
     gl.bindVertexArray(null);
-    this.vertexBytes =
-      mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength + (mesh.tangents?.byteLength ?? 0);
+    this.vertexBytes = vertices !== null ? 0 : (
+      mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength + (mesh.tangents?.byteLength ?? 0));
   }
 
   /** The bind-space position and normal buffers (3 floats per mesh vertex); the morph runtime's cpu path rewrites them. */
@@ -80,9 +83,19 @@ export class MeshBuffers {
 
   private readonly attribs: { loc: number; buffer: WebGLBuffer; size: number; integer: boolean }[] = [];
 
+  /** The buffer of attribute `loc` with `data`: the shared one when this mesh shares another's vertices, else a new one. */
+  private vertexBuffer(loc: number, data: ArrayBufferView): WebGLBuffer {
+    const shared = this.vertices?.attribs.find((x) => x.loc === loc);
+    if (shared) {
+      this.gl.bindBuffer(this.gl.ARRAY_BUFFER, shared.buffer);
+      return shared.buffer;
+    }
+    return this.createBuffer(this.gl.ARRAY_BUFFER, data);
+  }
+
   private attribute(loc: number, data: Float32Array, size: number): void {
     const gl = this.gl;
-    const b = this.createBuffer(gl.ARRAY_BUFFER, data);
+    const b = this.vertexBuffer(loc, data);
     gl.enableVertexAttribArray(loc);
     gl.vertexAttribPointer(loc, size, gl.FLOAT, false, 0, 0);
     this.attribs.push({ loc, buffer: b, size, integer: false });
@@ -90,7 +103,7 @@ export class MeshBuffers {
 
   private integerAttribute(loc: number, data: Uint16Array, size: number): void {
     const gl = this.gl;
-    const b = this.createBuffer(gl.ARRAY_BUFFER, data);
+    const b = this.vertexBuffer(loc, data);
     gl.enableVertexAttribArray(loc);
     gl.vertexAttribIPointer(loc, size, gl.UNSIGNED_SHORT, 0, 0);
     this.attribs.push({ loc, buffer: b, size, integer: true });

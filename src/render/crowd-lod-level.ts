@@ -1,5 +1,5 @@
 import { MeshBuffers } from '../gpu/mesh-buffers.ts';
-import type { Scene } from '../model/types.ts';
+import type { Scene, SkinnedMesh } from '../model/types.ts';
 import { subsetDraws } from '../techniques/mesh-state.ts';
 import type { DrawRange } from '../techniques/technique.ts';
 import { CrowdModel } from './crowd.ts';
@@ -9,7 +9,8 @@ import { CrowdModel } from './crowd.ts';
  * its meshes' GPU buffers and subset draws. Drawn with the chosen level's materials and clip table. Its
  * palettes: the chosen level's baked texture when every mesh's bone list and offset matrices equal the
  * chosen level's (`shared`; Dawn's levels), else its own CrowdModel and bake, built on first use (bake()).
- * Owns its handles; dispose() deletes them.
+ * A generated level (the model's own vertex arrays, other indices) shares the chosen level's vertex buffers and
+ * uploads only its index buffers. Owns its handles; dispose() deletes them.
  */
 export class CrowdLodLevel {
   readonly meshes: MeshBuffers[];
@@ -27,8 +28,10 @@ export class CrowdLodLevel {
     readonly scene: Scene,
     chosen: Scene,
     private readonly maxTextureSize: number,
+    /** The chosen level's buffers: a mesh over the very same vertex arrays (a generated level) shares its vertex buffers. */
+    chosenBuffers: readonly MeshBuffers[] = [],
   ) {
-    this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
+    this.meshes = scene.meshes.map((m, i) => new MeshBuffers(gl, m, sameVertices(chosenBuffers[i]?.mesh, m) ? chosenBuffers[i]! : null));
     this.draws = scene.meshes.map(subsetDraws);
     this.shared = sameBones(chosen, scene);
     this.vertexCount = scene.meshes.reduce((n, m) => n + m.vertexCount, 0);
@@ -50,6 +53,11 @@ export class CrowdLodLevel {
     this.own?.dispose();
     this.own = null;
   }
+}
+
+/** True when `a` and `b` are the same vertices (the same arrays: a generated level over its model's vertices). */
+function sameVertices(a: SkinnedMesh | undefined, b: SkinnedMesh): boolean {
+  return a !== undefined && a.positions === b.positions && a.normals === b.normals && a.uvs === b.uvs && a.joints === b.joints && a.weights === b.weights && a.tangents === b.tangents;
 }
 
 /** True when `b`'s meshes bind the same bones with the same offset matrices, mesh by mesh, as `a`'s (their palettes are equal). */

@@ -1,43 +1,45 @@
 /**
  * Crowd mode's distance LOD, pure (no WebGL; tested in Node): the switch distances of a model's detail
- * levels from the camera's projection, each instance's level by its distance, and the stable sort of the
- * culled order into one contiguous range per level. No allocation.
+ * levels from their errors and the camera's projection, each instance's level by its distance, and the stable
+ * sort of the culled order into one contiguous range per level. No allocation.
  *
- * Levels are numbered from the nearest: 0 is the level the user chose, 1 the next lighter, and so on. A
- * detail level k of a model's levels (lightest first, 0 = the lightest) is drawn while the figure's
- * projected height is under LOD_PIXELS[k] (at or above it, the next heavier level); so with Dawn's low,
- * medium and high, high is drawn above 150 px, medium from 60 to 150 px, low under 60 px, and a chosen
- * level caps them (chosen medium: medium above 60 px, low under it).
+ * Levels are numbered from the nearest: 0 is the level the user chose (the model itself), 1 the next lighter,
+ * and so on; each has an error in model units (level 0: 0; generated levels: the simplifier's, authored ones:
+ * measured against the chosen level, src/model/lod-error.ts). An instance draws the lightest level whose error,
+ * projected at the instance's distance, is under ERROR_PIXELS: errorPx = error · H / (2 · tan(fov / 2) · d) on
+ * a viewport H px high through a vertical field of view fov. So level l is allowed from the distance
+ * d_l = error_l · H / (2 · tan(fov / 2) · ERROR_PIXELS) on, and the switch distances are those, made
+ * non-decreasing (a level is never drawn nearer than a heavier one).
  */
 
-/** Projected figure heights (px) under which detail level k (lightest first) replaces level k + 1. */
-export const LOD_PIXELS = [60, 150] as const;
-/** Most levels a crowd draws (the chosen one and the lighter ones). */
-export const MAX_LOD_LEVELS = LOD_PIXELS.length + 1;
+/** Largest projected error (px) a level may show. */
+export const ERROR_PIXELS = 1;
+/** Most levels a crowd draws (the chosen one and three lighter ones). */
+export const MAX_LOD_LEVELS = 4;
 
-/**
- * The camera distance at which a figure `height` model units tall projects to `pixels` px on a viewport
- * `viewportPx` px high through a vertical field of view of `fovYDeg` degrees (perspective, on the view axis):
- * d = height · viewportPx / (2 · tan(fov / 2) · pixels).
- */
-export function distanceForPixels(height: number, fovYDeg: number, viewportPx: number, pixels: number): number {
+/** The size in px of `error` model units at camera distance `distance` (perspective, on the view axis). */
+export function projectedErrorPx(error: number, fovYDeg: number, viewportPx: number, distance: number): number {
   const tanHalf = Math.tan((fovYDeg * Math.PI) / 360);
-  return (height * viewportPx) / (2 * tanHalf * pixels);
+  return (error * viewportPx) / (2 * tanHalf * distance);
+}
+
+/** The camera distance at which `error` model units project to `pixels` px: error · viewportPx / (2 · tan(fov / 2) · pixels). */
+export function distanceForError(error: number, fovYDeg: number, viewportPx: number, pixels = ERROR_PIXELS): number {
+  const tanHalf = Math.tan((fovYDeg * Math.PI) / 360);
+  return (error * viewportPx) / (2 * tanHalf * pixels);
 }
 
 /**
- * The switch distances of a crowd whose chosen level is detail level `chosen` (index among the model's
- * levels, lightest first): out[j] is where drawn level j hands over to j + 1 (drawn level j is detail level
- * chosen − j). Returns the number of drawn levels (1 + the lighter levels LOD_PIXELS has a threshold for,
- * at most chosen + 1); out[0..levels − 1) are written, increasing.
+ * The switch distances of `levels` drawn levels with errors `errors[0..levels)` (model units, nearest first):
+ * out[j] is where drawn level j hands over to j + 1, the distance where level j + 1's error falls to
+ * ERROR_PIXELS, never less than out[j − 1]. out[0..levels − 1) are written.
  */
-export function lodDistances(chosen: number, height: number, fovYDeg: number, viewportPx: number, out: Float32Array | number[]): number {
-  let levels = 1;
-  for (let k = Math.min(chosen, LOD_PIXELS.length) - 1; k >= 0; k--) {
-    out[levels - 1] = distanceForPixels(height, fovYDeg, viewportPx, LOD_PIXELS[k]!);
-    levels++;
+export function lodDistances(errors: ArrayLike<number>, levels: number, fovYDeg: number, viewportPx: number, out: Float32Array | number[]): void {
+  let d = 0;
+  for (let j = 0; j < levels - 1; j++) {
+    d = Math.max(d, distanceForError(errors[j + 1]!, fovYDeg, viewportPx));
+    out[j] = d;
   }
-  return levels;
 }
 
 /** The drawn level (0 = nearest) of an instance at squared distance `d2`, for squared switch distances `switches2[0..levels − 1)`. */

@@ -8,8 +8,7 @@ import { CrowdModel } from './crowd.ts';
 import { crowdHalfExtent } from './crowd-layout.ts';
 import { CrowdInstanceData } from './crowd-instance-data.ts';
 import { CrowdInstances } from '../gpu/crowd-instances.ts';
-import type { Scene } from '../model/types.ts';
-import { CrowdLodSet } from './crowd-lod-set.ts';
+import { CrowdLodSet, type LodLevelInput } from './crowd-lod-set.ts';
 import { BAKE_CLIPS, crowdVariant, type CrowdVariant } from './crowd-programs.ts';
 import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
@@ -97,13 +96,17 @@ export class CrowdPass {
   }
 
   /**
-   * Distance LOD: the lighter detail levels of `model` (the chosen level `chosenDetail`, index
-   * `chosenIndex` among the model's levels, lightest first), nearest first: uploaded on its next crowd
-   * frame. null (or []) releases the levels held.
+   * Distance LOD: the lighter detail levels of `model` (the chosen level `chosenDetail`), nearest first, with
+   * their errors and where they come from: uploaded on its next crowd frame. null (or []) releases the levels held.
    */
-  setLevels(model: ModelGpu | null, chosenIndex: number, chosenDetail: string, levels: { detail: string; scene: Scene }[] | null): void {
+  setLevels(model: ModelGpu | null, chosenDetail: string, levels: LodLevelInput[] | null, source: 'generated' | 'authored' = 'authored'): void {
     this.releaseLevels();
-    if (model !== null && levels !== null && levels.length > 0) this.lod.set(model, chosenIndex, chosenDetail, levels);
+    if (model !== null && levels !== null && levels.length > 0) this.lod.set(model, chosenDetail, levels, source);
+  }
+
+  /** The levels held: triangles and error per level, and their source (null: none). Allocates. */
+  levelTable(): ReturnType<CrowdLodSet['levelTable']> {
+    return this.lod.levelTable();
   }
 
   /** Lighter levels are held (handed over or uploaded). */
@@ -222,9 +225,8 @@ export class CrowdPass {
     f.clip = clip;
     f.duration = player.duration;
     f.all = v.caster !== null;
-    // Distance LOD: the baked path with lighter levels of this model uploaded, switch distances from the projection.
-    const height = Math.max(1e-6, model.framing.max[1]! - model.framing.min[1]!);
-    f.lodLevels = this.lod.frame(model, baked && opts.lod, height, camera.fovYDeg, this.gl.drawingBufferHeight);
+    // Distance LOD: the baked path with lighter levels of this model uploaded, switch distances from their errors and the projection.
+    f.lodLevels = this.lod.frame(model, baked && opts.lod, camera.fovYDeg, this.gl.drawingBufferHeight);
     f.lodSwitches2 = this.lod.switches2;
     f.eye = camera.position;
     const data = this.instanceData;

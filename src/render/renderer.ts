@@ -1,11 +1,12 @@
 import { PaletteSet } from '../anim/palette-set.ts';
 import type { AnimPlayer } from '../anim/player.ts';
 import { ProgramCache } from '../gpu/programs.ts';
-import { MAX_INFLUENCES, type Scene } from '../model/types.ts';
+import { MAX_INFLUENCES } from '../model/types.ts';
 import { liveQuality, REST_VERSION } from '../quality/live.ts';
 import { software } from '../techniques/software.ts';
 import { TECHNIQUE_IDS, type DeviceCaps, type PoseSource, type Technique, type TechniqueMesh } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
+import type { LodLevelInput } from './crowd-lod-set.ts';
 import { CrowdPass } from './crowd-pass.ts';
 import { DiffSchedule } from './diff-count.ts';
 import { DiffView } from './diff-view.ts';
@@ -313,8 +314,13 @@ export class Renderer {
   }
 
   /** Crowd mode's distance LOD: hands over (or with null releases) the lighter detail levels of `model` (CrowdPass.setLevels). */
-  setCrowdLevels(model: ModelGpu | null, chosenIndex: number, chosenDetail: string, levels: { detail: string; scene: Scene }[] | null): void {
-    this.crowd.setLevels(model, chosenIndex, chosenDetail, levels);
+  setCrowdLevels(model: ModelGpu | null, chosenDetail: string, levels: LodLevelInput[] | null, source: 'generated' | 'authored' = 'authored'): void {
+    this.crowd.setLevels(model, chosenDetail, levels, source);
+  }
+
+  /** The crowd's detail levels held: triangles and error per level and their source (null: none). Allocates. */
+  crowdLevelTable(): { source: 'generated' | 'authored'; levels: { detail: string; triangles: number; error: number }[] } | null {
+    return this.crowd.levelTable();
   }
 
   /** The detail levels the last crowd frame drew, nearest first, and where each ends in model units (null: no end). */

@@ -2,32 +2,41 @@ import { mat4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
 import { INSTANCE_FLOATS, type CrowdInstances } from '../../src/gpu/crowd-instances.ts';
 import { CrowdInstanceData, type CrowdInstanceFrame } from '../../src/render/crowd-instance-data.ts';
-import { distanceForPixels, levelForDistance2, LOD_PIXELS, lodDistances, sortByLevel } from '../../src/render/crowd-lod.ts';
+import { distanceForError, ERROR_PIXELS, levelForDistance2, lodDistances, projectedErrorPx, sortByLevel } from '../../src/render/crowd-lod.ts';
 import { lighterLevels } from '../../src/app/crowd-lod-loader.ts';
 
-describe('crowd LOD: switch distances', () => {
-  it('puts a figure of height h at p px on a viewport of H px at h·H / (2·tan(fov/2)·p)', () => {
-    // 40° (the orbit camera's), 600 px: 150 px at 5.49 heights, 60 px at 13.7.
-    expect(distanceForPixels(1, 40, 600, 150)).toBeCloseTo(600 / (2 * Math.tan((20 * Math.PI) / 180) * 150), 6);
-    expect(distanceForPixels(1, 40, 600, 150)).toBeCloseTo(5.495, 3);
-    expect(distanceForPixels(1, 40, 600, 60)).toBeCloseTo(13.74, 2);
-    // Twice the figure, twice the distance; half the viewport, half the distance.
-    expect(distanceForPixels(2, 40, 600, 60)).toBeCloseTo(2 * distanceForPixels(1, 40, 600, 60), 6);
-    expect(distanceForPixels(1, 40, 300, 60)).toBeCloseTo(distanceForPixels(1, 40, 600, 60) / 2, 6);
+describe('crowd LOD: projected error', () => {
+  it('projects e model units at distance d on a viewport of H px to e·H / (2·tan(fov/2)·d) px', () => {
+    const k = 600 / (2 * Math.tan((20 * Math.PI) / 180));
+    expect(projectedErrorPx(0.01, 40, 600, 2)).toBeCloseTo((0.01 * k) / 2, 6);
+    // Twice as far, half the pixels; half the viewport, half the pixels.
+    expect(projectedErrorPx(0.01, 40, 600, 4)).toBeCloseTo(projectedErrorPx(0.01, 40, 600, 2) / 2, 6);
+    expect(projectedErrorPx(0.01, 40, 300, 2)).toBeCloseTo(projectedErrorPx(0.01, 40, 600, 2) / 2, 6);
+    // The distance where an error falls to 1 px is where projectedErrorPx gives 1.
+    const d = distanceForError(0.01, 40, 600);
+    expect(d).toBeCloseTo(0.01 * k, 6);
+    expect(projectedErrorPx(0.01, 40, 600, d)).toBeCloseTo(ERROR_PIXELS, 6);
   });
 
-  it('gives the chosen level and the lighter ones their switches, increasing', () => {
-    const out = new Float32Array(2);
-    // Chosen high (index 2 of low, medium, high): high → medium under 150 px, medium → low under 60 px.
-    expect(lodDistances(2, 1.7, 40, 600, out)).toBe(3);
-    expect(out[0]).toBeCloseTo(distanceForPixels(1.7, 40, 600, LOD_PIXELS[1]), 4);
-    expect(out[1]).toBeCloseTo(distanceForPixels(1.7, 40, 600, LOD_PIXELS[0]), 4);
-    expect(out[0]!).toBeLessThan(out[1]!);
-    // Chosen medium: one switch, to low under 60 px.
-    expect(lodDistances(1, 1.7, 40, 600, out)).toBe(2);
-    expect(out[0]).toBeCloseTo(distanceForPixels(1.7, 40, 600, 60), 4);
-    // Chosen low: no LOD.
-    expect(lodDistances(0, 1.7, 40, 600, out)).toBe(1);
+  it('switches each level where its error projects to 1 px, never nearer than a heavier level', () => {
+    const out = new Float32Array(3);
+    lodDistances([0, 0.01, 0.05, 0.2], 4, 40, 600, out);
+    expect(out[0]).toBeCloseTo(distanceForError(0.01, 40, 600), 4);
+    expect(out[1]).toBeCloseTo(distanceForError(0.05, 40, 600), 4);
+    expect(out[2]).toBeCloseTo(distanceForError(0.2, 40, 600), 4);
+    // A lighter level with a smaller error waits for the heavier one.
+    lodDistances([0, 0.05, 0.01], 3, 40, 600, out);
+    expect(out[1]).toBeCloseTo(out[0]!, 6);
+    // The lightest level under 1 px: just past a switch the level's error is under a pixel, just before it is over.
+    lodDistances([0, 0.01, 0.05, 0.2], 4, 40, 600, out);
+    const s2 = Array.from(out, (x) => x * x);
+    for (let l = 1; l < 4; l++) {
+      const err = [0, 0.01, 0.05, 0.2][l]!;
+      expect(levelForDistance2((out[l - 1]! * 1.01) ** 2, s2, 4)).toBe(l);
+      expect(projectedErrorPx(err, 40, 600, out[l - 1]! * 1.01)).toBeLessThan(1);
+      expect(projectedErrorPx(err, 40, 600, out[l - 1]! * 0.99)).toBeGreaterThan(1);
+      expect(levelForDistance2((out[l - 1]! * 0.99) ** 2, s2, 4)).toBe(l - 1);
+    }
   });
 
   it('picks the level by squared distance', () => {
@@ -44,10 +53,10 @@ describe('crowd LOD: switch distances', () => {
 
   it('loads the lighter built-in levels, nearest first', () => {
     expect(lighterLevels({ id: 'dawn', origin: 'builtin', detail: 'high' }).levels.map((l) => l.detail)).toEqual(['medium', 'low']);
-    expect(lighterLevels({ id: 'dawn', origin: 'builtin', detail: 'medium' })).toEqual({ chosen: 1, levels: [{ detail: 'low', url: 'models/generated/dawn-low.m3d' }] });
+    expect(lighterLevels({ id: 'dawn', origin: 'builtin', detail: 'medium' })).toEqual({ authored: true, chosen: 1, levels: [{ detail: 'low', url: 'models/generated/dawn-low.m3d' }] });
     expect(lighterLevels({ id: 'dawn', origin: 'builtin', detail: '' }).levels.map((l) => l.detail)).toEqual(['low']);
     expect(lighterLevels({ id: 'dawn', origin: 'builtin', detail: 'low' }).levels).toEqual([]);
-    expect(lighterLevels({ id: 'default', origin: 'builtin', detail: '' }).levels).toEqual([]);
+    expect(lighterLevels({ id: 'default', origin: 'builtin', detail: '' })).toEqual({ authored: false, chosen: 0, levels: [] });
   });
 });
 
