@@ -193,7 +193,8 @@ test('every technique casts and receives the shadow as software does (≤ 0.5 % 
 
 test('the crowd draws one instanced caster pass and receives it; the link carries shadows=0', async ({ page }) => {
   const con = watchConsole(page);
-  await openApp(page, `?gui=0&model=tiny&t=0.5&crowd=9`);
+  // Full detail (lod=0): with generated levels the shaded pass would draw a range per level, the caster pass one.
+  await openApp(page, `?gui=0&model=tiny&t=0.5&crowd=9&lod=0`);
   await page.waitForFunction(() => window.skinlab.stats().passes === 2, undefined, { timeout: 10_000 });
   const on = await page.evaluate(() => window.skinlab.stats());
   await page.evaluate(() => window.skinlab.set({ shadows: 0 }));
