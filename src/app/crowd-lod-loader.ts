@@ -1,3 +1,4 @@
+import { LOD_RATIOS } from '../model/lod-simplify.ts';
 import { orientScene } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
 import { MAX_LOD_LEVELS } from '../render/crowd-lod.ts';
@@ -31,8 +32,8 @@ export function lighterLevels(model: Pick<LoadedModel, 'id' | 'origin' | 'detail
   return { authored: true, chosen: Math.max(0, chosen), levels };
 }
 
-/** Names of generated levels, nearest first. */
-const GENERATED = ['1/2', '1/8', '1/32'];
+/** Names of generated levels, nearest first: their share of the triangles ('1/2', '1/4' …). */
+const GENERATED = LOD_RATIOS.map((r) => `1/${Math.round(1 / r)}`);
 
 /**
  * Crowd mode's distance LOD, the app's side: when a crowd is drawn with `lod` on, gets the lighter levels in

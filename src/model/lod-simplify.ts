@@ -27,7 +27,7 @@ import type { SkinnedMesh, Subset } from './types.ts';
  */
 
 /** Share of the model's triangles each level aims at, heaviest first. */
-export const LOD_RATIOS = [1 / 2, 1 / 8, 1 / 32] as const;
+export const LOD_RATIOS = [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32] as const;
 /** Fewest triangles a mesh is simplified to. */
 export const MIN_TRIANGLES = 150;
 /** A level keeping more than this share of the previous level's triangles is not worth a level. */

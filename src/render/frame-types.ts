@@ -1,3 +1,4 @@
+import { MAX_LOD_LEVELS } from './crowd-lod.ts';
 import type { mat4 } from 'gl-matrix';
 import type { Technique, TechniqueMesh } from '../techniques/technique.ts';
 import type { MorphPath } from './morph-runtime.ts';
@@ -127,7 +128,7 @@ export function emptyFigures(): FrameFigures {
     instancesCulled: 0,
     crowdPath: '',
     lodLevels: 1,
-    instancesPerLevel: new Int32Array(4),
+    instancesPerLevel: new Int32Array(MAX_LOD_LEVELS),
   };
 }
 
