@@ -7,6 +7,7 @@ import type { OrbitCamera } from './camera.ts';
 import { CrowdModel } from './crowd.ts';
 import { crowdHalfExtent } from './crowd-layout.ts';
 import { CrowdInstanceData } from './crowd-instance-data.ts';
+import { drawCrowdCasters, type CrowdCasterInput } from './crowd-casters.ts';
 import { CrowdInstances } from '../gpu/crowd-instances.ts';
 import { CrowdLodSet, type LodLevelInput } from './crowd-lod-set.ts';
 import { BAKE_CLIPS, crowdVariant, type CrowdVariant } from './crowd-programs.ts';
@@ -54,8 +55,8 @@ const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
  * levels of the model (parsed by the app); they are uploaded on the next crowd frame of that model
  * (CrowdLodLevel, one-time work) and released with the crowd state or by setLevels(null). Each frame the
  * live instances are sorted by distance into one slot range per level and each level's subsets drawn with
- * its range (its vertex arrays re-pointed at the range's first slot). The shadow caster pass draws the
- * chosen level for every instance.
+ * its range (its vertex arrays re-pointed at the range's first slot). The shadow caster pass draws every
+ * instance at its own level too, the culled ones sorted by distance after the live (crowd-casters.ts).
  */
 export class CrowdPass {
   private crowdModel: CrowdModel | null = null;
@@ -76,6 +77,8 @@ export class CrowdPass {
   lastPath = '';
   /** Distance LOD: the lighter detail levels of the model and the last frame's levels (crowd-lod-set.ts). */
   private readonly lod: CrowdLodSet;
+  /** The caster pass's input, refilled per frame (null fields until the first shadowed crowd frame). */
+  private readonly casters = { data: this.instanceData } as CrowdCasterInput;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -269,7 +272,7 @@ export class CrowdPass {
       else crowdHalfExtent(count, opts.crowdSpacing, _halfExtent);
       crowdBox(model, _halfExtent[0]!, _halfExtent[1]!, _boxMin, _boxMax);
       this.shadowPass.fitBox(_boxMin, _boxMax);
-      this.drawCasters(model, crowd, texture, v, count, out);
+      this.drawCasters(model, crowd, texture, v, out);
       out.passes++;
       out.skinnedVertices += vertices * count;
       this.shadowMap.bindTexture();
@@ -303,12 +306,11 @@ export class CrowdPass {
     gl.bindVertexArray(null);
   }
 
-  /** The instanced caster pass into the shadow map: one drawElementsInstanced per subset, every material. */
-  private drawCasters(model: ModelGpu, crowd: CrowdModel, texture: { bind(): void }, v: CrowdVariant, count: number, out: FrameFigures): void {
+  /** The instanced caster pass into the shadow map: every instance at its level (crowd-casters.ts), every material. */
+  private drawCasters(model: ModelGpu, crowd: CrowdModel, texture: { bind(): void }, v: CrowdVariant, out: FrameFigures): void {
     const gl = this.gl;
     const uniforms = this.uniforms;
     const fu = uniforms.frame;
-    const cu = this.crowdUniforms;
     const cameraViewProj = fu.u_viewProj;
     this.shadowMap.begin();
     gl.useProgram(v.caster!.program);
@@ -317,24 +319,14 @@ export class CrowdPass {
     fu.u_viewProj = cameraViewProj;
     texture.bind();
     uniforms.material.u_alpha = 1;
-    for (let i = 0; i < model.meshes.length; i++) {
-      const draws = this.crowdDraws[i]!;
-      if (draws.length === 0) continue;
-      cu.u_crowdBase = crowd.meshBase[i]!;
-      v.casterCrowd!.apply();
-      gl.bindVertexArray(this.instances!.vao(i));
-      let material = -1;
-      for (let d = 0; d < draws.length; d++) {
-        const draw = draws[d]!;
-        if (draw.material !== material) {
-          material = draw.material;
-          uniforms.applyMaterial(model, material, v.casterMaterial!);
-        }
-        gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
-        out.drawCalls++;
-        out.meshDrawCalls++;
-      }
-    }
+    const c = this.casters;
+    c.model = model;
+    c.crowd = crowd;
+    c.draws = this.crowdDraws;
+    c.levels = this.lod.levels;
+    c.instances = this.instances!;
+    c.texture = texture;
+    drawCrowdCasters(gl, uniforms, this.crowdUniforms, v, c, out);
     gl.bindVertexArray(null);
     this.shadowMap.end();
   }
