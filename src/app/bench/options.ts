@@ -3,8 +3,8 @@
  * models, techniques, crowd sizes, how many frames per window and how many windows. Pure; no DOM, no GL.
  */
 
-export type BenchPart = 'techniques' | 'crowd' | 'all';
-export const BENCH_PARTS: readonly BenchPart[] = ['techniques', 'crowd', 'all'];
+export type BenchPart = 'techniques' | 'crowd' | 'scenes' | 'all';
+export const BENCH_PARTS: readonly BenchPart[] = ['techniques', 'crowd', 'scenes', 'all'];
 
 /** What the runner reports while it runs (the UI's progress line, the CLI's log). */
 export interface BenchProgress {
@@ -18,7 +18,7 @@ export interface BenchProgress {
 export interface BenchOptions {
   /** Short run: 2 frames per window, one window per figure, N up to 1000, shadows off only, no Dawn high. */
   quick?: boolean;
-  /** Which parts (default `all`). */
+  /** Which parts (default `all`: techniques and crowd, and the crowd scenes in a full run). */
   parts?: BenchPart;
   /** Model labels to measure (default: every one of BENCH_MODELS, less dawn_high in quick mode). */
   models?: readonly string[];
@@ -60,6 +60,8 @@ export interface BenchPlan {
   readonly quick: boolean;
   readonly techniques: boolean;
   readonly crowd: boolean;
+  /** The crowd scenes part (crowd-scenes.ts): asked for, or `all` in a full run. */
+  readonly scenes: boolean;
   readonly models: readonly (typeof BENCH_MODELS)[number][];
   /** Technique ids to keep (null: all the page lists). */
   readonly techniqueIds: readonly string[] | null;
@@ -103,8 +105,9 @@ export function benchPlan(o: BenchOptions, maxCrowd: number): BenchPlan {
 
   return {
     quick,
-    techniques: parts !== 'crowd',
-    crowd: parts !== 'techniques',
+    techniques: parts === 'techniques' || parts === 'all',
+    crowd: parts === 'crowd' || parts === 'all',
+    scenes: parts === 'scenes' || (parts === 'all' && !quick),
     models,
     techniqueIds: o.techniques ? [...o.techniques] : null,
     sizes: asked.filter((n) => n <= maxCrowd),

@@ -5,6 +5,7 @@ import { TECHNIQUES } from '../../techniques/index.ts';
 import type { App } from '../app.ts';
 import { formatCamera } from '../state.ts';
 import { benchCrowd, crowdPaths, crowdSteps, type CrowdResults } from './crowd.ts';
+import { benchScenes, sceneRows, sceneSteps, type SceneResult } from './crowd-scenes.ts';
 import { benchPlan, type BenchOptions, type BenchProgress } from './options.ts';
 import { crowdRows, NO_TIMER_NOTE, techniqueRows, type RunNote } from './rows.ts';
 import { benchQuality, qualityRows, qualitySteps, type QualityPoseResult } from './quality.ts';
@@ -12,7 +13,7 @@ import { benchTechniques, techniqueSteps, type ModelTechniques } from './techniq
 
 /**
  * `window.skinlab.bench(options)`: the in-page benchmark on this browser's GPU (options.ts says what it
- * measures, window.ts how, rows.ts what it writes). Runs the parts in turn — techniques, then crowds — and
+ * measures, window.ts how, rows.ts what it writes). Runs the parts in turn — techniques, then crowds, then the crowd scenes — and
  * puts the page back as it found it: model (and detail), clip or tracks, technique, crowd and crowd path,
  * shadows, view; the address bar follows the state, so it is back too. While it runs the render loop draws
  * only the frames set() waits for (App.loopOnDemand). One run at a time. Owns its GPU timer
@@ -31,6 +32,8 @@ export interface BenchReport {
   readonly quick: boolean;
   readonly techniques: ModelTechniques[];
   readonly crowd: CrowdResults | null;
+  /** The crowd scenes part ([] when not run). */
+  readonly scenes: SceneResult[];
   /** The quality part: figures per pose and technique with the techniques part's time per frame ([] when not run). */
   readonly quality: QualityPoseResult[];
   /** What was left out and why (sizes over the crowd limit, techniques a model cannot use, the peer). */
@@ -62,6 +65,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     view: s.view,
     wander: s.wander,
     cull: s.cull,
+    lod: s.lod,
     camera: s.camera === null ? 'auto' : formatCamera(s.camera),
   };
   if (typeof info0.crowdPathWanted === 'string') restore.crowdPath = info0.crowdPathWanted;
@@ -71,7 +75,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
   const timer = new GpuTimer(app.gl, plan.forceWall ? { force: 'wall' } : {});
   app.loopOnDemand = true;
   const techniqueCount = plan.techniqueIds ? plan.techniqueIds.length : TECHNIQUES.length;
-  const steps = techniqueSteps(plan, techniqueCount) + qualitySteps(plan) + crowdSteps(plan, crowdPaths(info0).length);
+  const steps = techniqueSteps(plan, techniqueCount) + qualitySteps(plan) + crowdSteps(plan, crowdPaths(info0).length) + sceneSteps(plan);
   let stepNo = 0;
   const step = (text: string, advance = true): void => {
     if (advance) stepNo++;
@@ -97,6 +101,8 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
       if (crowd.peerError) skipped.push(`three.js peer: ${crowd.peerError}`);
       for (const o of crowd.overBudget) skipped.push(`crowd ${o.n}: a frame would take about ${(o.predictedMs / 1000).toFixed(1)} s, over a quick run's budget`);
     }
+    const scenes = plan.scenes ? await benchScenes(app, timer, plan, step) : [];
+    rows.push(...sceneRows(scenes, run));
     for (const n of plan.skippedSizes) skipped.push(`crowd ${n}: over the page's crowd limit (${MAX_CROWD})`);
     for (const line of skipped) console.warn(`bench: left out ${line}`);
     return {
@@ -108,6 +114,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
       quick: plan.quick,
       techniques,
       crowd,
+      scenes,
       quality,
       skipped,
       seconds: (performance.now() - t0) / 1000,

@@ -1,0 +1,106 @@
+import type { Metric } from '../../bench/metric.ts';
+import type { GpuTimer } from '../../gpu/gpu-timer.ts';
+import type { App } from '../app.ts';
+import type { BenchPlan } from './options.ts';
+import { windowRows, type RunNote } from './rows.ts';
+import { bestOf, measureWindow, type WindowResult } from './window.ts';
+
+/**
+ * The crowd scenes of the in-page benchmark (`parts: 'scenes'`): whole crowd pages as a user opens them —
+ * 10,000 tiny.x on the grid framed whole, with the generated detail levels and at full detail (`lod=0`),
+ * each with shadows off and on. Unlike the crowd part (crowd.ts, which sweeps N against three.js), a scene
+ * waits until its detail levels are ready (`info().lod.status` leaves 'loading': they are built in a
+ * worker) before its windows, and records what the frame drew: triangles (each level's triangles, from
+ * `info().lodLevels`, times its instances, from `stats().instancesPerLevel`; the shaded pass only), the
+ * instances per level and the draw calls. Rows: `scene_<label>[_shadows]_{gpu_ms, frame_ms, submit_ms,
+ * triangles, instances_drawn, level<L>_instances, draw_calls}`.
+ */
+
+export interface CrowdScene {
+  /** Row label (lower-case letters, digits, `_`). */
+  readonly label: string;
+  /** Page parameters (app.set) that open the scene. */
+  readonly params: Readonly<Record<string, string | number | boolean>>;
+  /** In words, for the rows' notes. */
+  readonly what: string;
+}
+
+export const CROWD_SCENES: readonly CrowdScene[] = [
+  { label: 'grid_tiny_10000', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto' }, what: '10,000 tiny.x on the grid, framed whole, detail levels on' },
+  { label: 'grid_tiny_10000_lod0', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: false, camera: 'auto' }, what: '10,000 tiny.x on the grid, framed whole, full detail (lod=0)' },
+];
+
+export interface SceneResult {
+  readonly label: string;
+  readonly shadows: boolean;
+  readonly what: string;
+  readonly w: WindowResult;
+  /** Triangles the shaded pass drew in the last frame. */
+  readonly triangles: number;
+  /** Instances per drawn level, nearest first. */
+  readonly perLevel: number[];
+  /** The level table the frame drew from (info().lodLevels), or null without levels. */
+  readonly levels: { detail: string; triangles: number; error: number }[] | null;
+}
+
+/** Steps the scenes part takes: each scene with shadows off and on. */
+export function sceneSteps(plan: BenchPlan): number {
+  return plan.scenes ? CROWD_SCENES.length * 2 : 0;
+}
+
+/** Draws frames until the crowd's detail levels stop loading (at most `timeoutMs`); throws if they failed. */
+async function settleLevels(app: App, timeoutMs: number): Promise<void> {
+  const probe = app.benchProbe();
+  const t0 = performance.now();
+  for (;;) {
+    probe.draw(1 / 60, performance.now());
+    const lod = app.info().lod as { status: string; error: string };
+    if (lod.status === 'failed') throw new Error(`bench: the crowd's detail levels failed: ${lod.error}`);
+    if (lod.status !== 'loading') break;
+    if (performance.now() - t0 > timeoutMs) throw new Error(`bench: the crowd's detail levels were still loading after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  // One more frame uploads the levels handed over (one-time work, never inside a window).
+  probe.draw(1 / 60, performance.now());
+}
+
+export async function benchScenes(app: App, timer: GpuTimer, plan: BenchPlan, step: (text: string) => void): Promise<SceneResult[]> {
+  const out: SceneResult[] = [];
+  for (const scene of CROWD_SCENES) {
+    for (const shadows of [false, true]) {
+      step(`scenes: ${scene.what}${shadows ? ', shadows on' : ''}`);
+      await app.set({ ...scene.params, shadows, view: 'shaded', wander: false });
+      await settleLevels(app, 30000);
+      const probe = app.benchProbe();
+      const windows: WindowResult[] = [];
+      let k = plan.fixedFrames;
+      if (plan.framesFor) k = plan.framesFor((await measureWindow(app.gl, timer, probe, 1)).wallMs);
+      for (let r = 0; r < plan.windows; r++) windows.push(await measureWindow(app.gl, timer, probe, k));
+      const table = (app.info().lodLevels as { levels: { detail: string; triangles: number; error: number }[] } | null)?.levels ?? null;
+      const perLevel = [...app.stats().instancesPerLevel];
+      let triangles = 0;
+      const full = (app.info().triangles as number | undefined) ?? 0;
+      perLevel.forEach((n, l) => (triangles += n * (table ? table[l]!.triangles : full)));
+      out.push({ label: scene.label, shadows, what: scene.what, w: bestOf(windows), triangles, perLevel, levels: table });
+    }
+  }
+  await app.set({ crowd: 1, shadows: false });
+  return out;
+}
+
+/** The rows of the scenes part (see the file's contract). */
+export function sceneRows(results: readonly SceneResult[], run: RunNote): Metric[] {
+  const rows: Metric[] = [];
+  for (const s of results) {
+    const p = `scene_${s.label}${s.shadows ? '_shadows' : ''}`;
+    const what = `${s.what}${s.shadows ? ', shadows on' : ''}`;
+    rows.push(...windowRows(p, s.w, what, run, false));
+    rows.push({ name: `${p}_triangles`, value: s.triangles, unit: 'count', note: 'triangles of the shaded pass in the last frame: each level\'s triangles × its instances' });
+    rows.push({ name: `${p}_instances_drawn`, value: s.w.instances, unit: 'count', note: 'instances drawn in the last frame (after culling)' });
+    s.perLevel.forEach((n, l) =>
+      rows.push({ name: `${p}_level${l}_instances`, value: n, unit: 'count', note: `instances drawn at level ${s.levels?.[l]?.detail ?? l} (error ${s.levels?.[l]?.error ?? 0} model units)` }),
+    );
+    rows.push({ name: `${p}_draw_calls`, value: s.w.drawCalls, unit: 'count', note: 'draw calls per frame, floor and shadow casters included' });
+  }
+  return rows;
+}
