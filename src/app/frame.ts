@@ -60,6 +60,7 @@ export class FrameDrawer {
     crowdPath: 'baked',
     cull: true,
     lod: true,
+    crowdMix: [],
   };
 
   constructor(private readonly ctx: AppContext) {}
