@@ -55,7 +55,10 @@ export class CrowdModels {
   update(model: LoadedModel, s: AppState, renderer: Renderer): void {
     const list = s.crowdModels;
     if (list === this.wanted && model.id === this.loadedId && renderer === this.renderer) {
-      for (const e of this.entries) if (e.model !== null) e.lod.update(e.model, s, renderer);
+      for (let k = 0; k < this.entries.length; k++) {
+        const e = this.entries[k]!;
+        if (e.model !== null) e.lod.update(e.model, s, renderer);
+      }
       return;
     }
     // Nothing is loaded before the first crowd frame asks for it.

@@ -113,6 +113,8 @@ export class FrameDrawer {
     let cpuUs = (performance.now() - t0) * 1000;
     const o = this.options;
     o.wander = s.wander && s.crowd > 1;
+    this.mixed.update(model, s, this.ctx.renderer);
+    o.crowdMix = this.mixed.mix;
     if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
     // cor and ddm draw once their load-time data exists (deform-gate.ts starts it); until then the last technique.
     const deform = this.ctx.deform;
@@ -141,8 +143,6 @@ export class FrameDrawer {
     o.cull = s.cull;
     o.lod = s.lod;
     this.lod.update(model, s, this.ctx.renderer);
-    this.mixed.update(model, s, this.ctx.renderer);
-    o.crowdMix = this.mixed.mix;
     player.morphTracksEnabled = s.morphTrack;
     // The stats box's artifact figures and the distortion view's data: throttled, from the CPU reference.
     if (s.crowd <= 1) {

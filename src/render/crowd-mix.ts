@@ -4,17 +4,16 @@
  * stands a model at the first model's height on the same floor. Nothing here allocates except
  * assignModels' member lists when the crowd outgrows them.
  *
- * Assignment: instance i draws model ⌊frac(i · (√2 − 1)) · K⌋ of K. The fraction is a Weyl sequence: any N
- * instances spread evenly over the models, instance 0 draws the first (the loaded model), and grid
- * neighbours i, i + 1 differ in most cells. √2, not the golden ratio the phases use (crowd-layout.ts), so
+ * Assignment: instance i ≥ 1 draws model ⌊hash(i) / 2³² · K⌋ of K, hash an integer mixer (the murmur3
+ * finaliser), instance 0 the first (the loaded model). Hashed, not a stride or a Weyl sequence: those draw
+ * diagonal stripes of one model across the grid; a hash looks like a random crowd whatever the layout, spreads
+ * any N evenly over the models (binomially) and is independent of the golden-ratio phases (crowd-layout.ts), so
  * the instances of one model still spread over the whole cycle.
  */
 
 /** Most models one crowd mixes (the loaded model included). */
 export const MAX_CROWD_MODELS = 8;
 
-/** √2 − 1: the assignment's step. */
-const MODEL_STEP = 0.41421356237309515;
 /** √3 − 1: the speed jitter's step (independent of the model's and the phase's). */
 const SPEED_STEP = 0.7320508075688772;
 /** A mixed crowd's speeds lie in [1 − SPEED_JITTER, 1 + SPEED_JITTER]. */
@@ -22,8 +21,19 @@ export const SPEED_JITTER = 0.15;
 
 /** The model (0..k-1) instance `i` draws in a crowd of `k` ≥ 1 models. */
 export function modelOfInstance(i: number, k: number): number {
-  if (k <= 1) return 0;
-  return Math.min(k - 1, Math.floor(((i * MODEL_STEP) % 1) * k));
+  if (k <= 1 || i === 0) return 0;
+  return Math.min(k - 1, Math.floor((mix32(i) / 4294967296) * k));
+}
+
+/** The murmur3 32-bit finaliser: an integer hash whose every input bit reaches every output bit (unsigned result). */
+function mix32(x: number): number {
+  let h = x | 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /**

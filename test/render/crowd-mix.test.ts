@@ -28,16 +28,23 @@ describe('mixed crowds: which model each instance draws', () => {
     }
   });
 
-  it('mixes neighbours: on the grid of 100 (10 × 10) with 2 models, most neighbours along a row differ', () => {
-    const { columns } = crowdGrid(100);
-    let differ = 0;
-    let pairs = 0;
-    for (let i = 0; i < 100; i++) {
-      if ((i + 1) % columns === 0) continue;
-      pairs++;
-      if (modelOfInstance(i, 2) !== modelOfInstance(i + 1, 2)) differ++;
+  it('mixes like a random crowd: neighbours along rows and columns differ about (k − 1) / k of the time, no stripes', () => {
+    const { columns } = crowdGrid(10000);
+    for (const k of [2, 3]) {
+      let row = 0;
+      let column = 0;
+      let diagonal = 0;
+      let pairs = 0;
+      for (let i = 0; i + columns + 1 < 10000; i++) {
+        if ((i + 1) % columns === 0) continue;
+        pairs++;
+        const m = modelOfInstance(i, k);
+        if (m !== modelOfInstance(i + 1, k)) row++;
+        if (m !== modelOfInstance(i + columns, k)) column++;
+        if (m !== modelOfInstance(i + columns + 1, k)) diagonal++;
+      }
+      for (const n of [row, column, diagonal]) expect(Math.abs(n / pairs - (k - 1) / k)).toBeLessThan(0.03);
     }
-    expect(differ / pairs).toBeGreaterThan(0.7);
   });
 
   it('keeps each model\'s phases spread over the cycle (the assignment does not follow the golden-ratio phase)', () => {
