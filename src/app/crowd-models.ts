@@ -54,6 +54,8 @@ export class CrowdModels {
 
   update(model: LoadedModel, s: AppState, renderer: Renderer): void {
     const list = s.crowdModels;
+    // The same entries in a new array (a `set` that repeats them) keep what is loaded.
+    if (list !== this.wanted && sameEntries(list, this.wanted)) this.wanted = list;
     if (list === this.wanted && model.id === this.loadedId && renderer === this.renderer) {
       for (let k = 0; k < this.entries.length; k++) {
         const e = this.entries[k]!;
@@ -151,4 +153,10 @@ export class CrowdModels {
 
 function triangles(scene: Scene): number {
   return scene.meshes.reduce((n, m) => n + m.indices.length / 3, 0);
+}
+
+function sameEntries(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
