@@ -87,6 +87,7 @@ void main() {
   o_tangent = vec4(tangent, a_tangent.w);
 #endif
 #if defined(CROWD)
+  position = crowdModelTransform(position);
   position += crowdOffset();
 #endif
   vec4 world = u_world * vec4(position, 1.0);

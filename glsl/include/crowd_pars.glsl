@@ -14,6 +14,9 @@ in vec4 a_crowdPlace;
 in float a_crowdClip;
 uniform int u_crowdSlots;
 uniform int u_crowdBase;
+// Per model of a mixed crowd (src/render/crowd-mix.ts standingTransform): uniform scale x, then translation yzw,
+// applied to the skinned position before the instance's offset; (1, 0, 0, 0) for a crowd of one model.
+uniform vec4 u_crowdModel;
 #if defined(CROWD_BAKED)
 // Per clip: (global index of frame 0, intervals, duration s, intervals per second).
 uniform vec4 u_bakeClips[BAKE_CLIPS];
@@ -41,6 +44,10 @@ void crowdFrame() {
   crowdBlock = gl_InstanceID * u_crowdSlots;
   crowdBlend = 0.0;
 #endif
+}
+
+vec3 crowdModelTransform(vec3 p) {
+  return u_crowdModel.x * p + u_crowdModel.yzw;
 }
 
 vec3 crowdOffset() {

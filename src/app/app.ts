@@ -95,7 +95,7 @@ export class App implements AppContext {
         return app.loss.restoring;
       },
     });
-    this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls, () => this.frame.lod);
+    this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls, () => this.frame.lod, () => this.frame.mixed.facts(this.current, this.frame.figures));
     this.loss = new ContextLoss(this, () => this.nextFrame());
   }
 

@@ -32,6 +32,9 @@ export function lighterLevels(model: Pick<LoadedModel, 'id' | 'origin' | 'detail
   return { authored: true, chosen: Math.max(0, chosen), levels };
 }
 
+/** What the loader needs of a model: the loaded one, or another model of a mixed crowd (crowd-models.ts). */
+export type CrowdLodModel = Pick<LoadedModel, 'id' | 'origin' | 'detail' | 'gpu'>;
+
 /** Names of generated levels, nearest first: their share of the triangles ('1/2', '1/4' …). */
 const GENERATED = LOD_RATIOS.map((r) => `1/${Math.round(1 / r)}`);
 
@@ -42,7 +45,7 @@ const GENERATED = LOD_RATIOS.map((r) => `1/${Math.round(1 / r)}`);
  * the parse worker like any model (model-source.ts, parse-client.ts), one after the other, each error measured
  * against the chosen level (src/model/lod-error.ts, in the worker of src/app/lod-client.ts). Any other model gets generated
  * levels (src/model/lod-simplify.ts in the worker of src/app/lod-client.ts). Never replaces the current model
- * nor holds a frame. Until then every instance draws the chosen level. When the model changes, crowd mode ends,
+ * nor holds a frame. Until then every instance draws the chosen level. One loader per model of a mixed crowd. When the model changes, crowd mode ends,
  * `lod` or wander mode is turned off or on, or the renderer is replaced (a context restore), a load in
  * flight is cancelled and the levels handed over are released. update() is called once per frame and does
  * nothing (allocates nothing) while the wanted levels are loading or held.
@@ -53,11 +56,11 @@ export class CrowdLodLoader {
   error = '';
   /** The lighter levels loading or held, nearest first. */
   details: string[] = [];
-  private of: LoadedModel | null = null;
+  private of: CrowdLodModel | null = null;
   private renderer: Renderer | null = null;
   private abort: AbortController | null = null;
 
-  update(model: LoadedModel, s: AppState, renderer: Renderer): void {
+  update(model: CrowdLodModel, s: AppState, renderer: Renderer): void {
     const wanted = s.lod && s.crowd > 1 && !s.wander;
     if (wanted && this.of === model && this.renderer === renderer) return;
     if (!wanted) {
@@ -101,7 +104,7 @@ export class CrowdLodLoader {
   release(): void {
     this.abort?.abort();
     this.abort = null;
-    if (this.status === 'ready') this.renderer?.setCrowdLevels(null, '', null);
+    if (this.status === 'ready') this.renderer?.setCrowdLevels(this.of?.gpu ?? null, '', null);
     this.of = null;
     this.renderer = null;
     this.status = 'off';
@@ -109,7 +112,7 @@ export class CrowdLodLoader {
     this.details = [];
   }
 
-  private async load(model: LoadedModel, plan: LodLevelPlan[], signal: AbortSignal): Promise<LodLevelInput[]> {
+  private async load(model: CrowdLodModel, plan: LodLevelPlan[], signal: AbortSignal): Promise<LodLevelInput[]> {
     const builtin = findBuiltin(model.id);
     const scenes: Scene[] = [];
     for (const level of plan) {
@@ -122,7 +125,7 @@ export class CrowdLodLoader {
     return scenes.map((scene, k) => ({ detail: plan[k]!.detail, scene, error: errors[k]! }));
   }
 
-  private async generate(model: LoadedModel, signal: AbortSignal): Promise<LodLevelInput[]> {
+  private async generate(model: CrowdLodModel, signal: AbortSignal): Promise<LodLevelInput[]> {
     // A model the simplifier cannot reduce (a few triangles, rigid parts) gets no levels: LOD stays off.
     const { levels } = await generateLevelScenes(model.gpu.scene, signal);
     return levels.map((l, k) => ({ detail: GENERATED[k]!, scene: l.scene, error: l.error }));

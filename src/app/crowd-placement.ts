@@ -1,7 +1,10 @@
 import { mat4 } from 'gl-matrix';
 import { analyseWanderGait, wanderHalfExtent } from '../anim/wander-gait.ts';
 import { crowdHalfExtent, crowdSpacing } from '../render/crowd-layout.ts';
+import { standingTransform } from '../render/crowd-mix.ts';
 import type { RenderOptions } from '../render/frame-types.ts';
+
+const _transform = new Float32Array(4);
 import type { LoadedModel } from './loaded-model.ts';
 
 /**
@@ -10,7 +13,8 @@ import type { LoadedModel } from './loaded-model.ts';
  * In wander mode (`o.wander`, set before update) the crowd walks about a square of floor centred on the
  * model's origin (anim/wander.ts, sized by wander-gait.ts from the model's standing footprint and N): the
  * grid spacing is 0 (no grid offset), the half extents reach over that square, and the floor covers it.
- * Recomputed only when the crowd size, the mode or the model changes (update() says so); writes the
+ * A mixed crowd's spacing fits the widest of its models as drawn (o.crowdMix, set before update).
+ * Recomputed only when the crowd size, the mode, the model or the mix changes (update() says so); writes the
  * spacing and floor into the render options it is given. Never per frame; no GL.
  */
 export class CrowdPlacement {
@@ -23,12 +27,14 @@ export class CrowdPlacement {
   /** The label of the baked path: "crowd N (instanced, baked palettes)". */
   bakedLabel = '';
   private model: LoadedModel | null = null;
+  /** The mixed crowd's other models laid out last (RenderOptions.crowdMix). */
+  private mix: RenderOptions['crowdMix'] = [];
   /** The wander spacing of `model` (its gait analysed once per model). */
   private wanderSpacing = 0;
 
   /** Lays out `n` instances of `model` if either (or o.wander) changed; returns true when it did (the camera may re-frame). */
   update(model: LoadedModel, n: number, o: RenderOptions): boolean {
-    if (this.count === n && this.model === model && this.wander === o.wander) return false;
+    if (this.count === n && this.model === model && this.wander === o.wander && this.mix === o.crowdMix) return false;
     const f = model.framing;
     if (this.model !== model) this.wanderSpacing = 0;
     if (o.wander) {
@@ -43,6 +49,11 @@ export class CrowdPlacement {
       this.label = `crowd ${n} (wander: own controllers, texture palette)`;
     } else {
       o.crowdSpacing = crowdSpacing(f.min, f.max);
+      // A mixed crowd's cells fit its widest model at the height it is drawn (crowd-mix.ts standingTransform).
+      for (const m of o.crowdMix) {
+        standingTransform(f, m.gpu.framing, _transform);
+        o.crowdSpacing = Math.max(o.crowdSpacing, crowdSpacing(m.gpu.framing.min, m.gpu.framing.max) * _transform[0]!);
+      }
       crowdHalfExtent(n, o.crowdSpacing, this.extent);
       this.label = `crowd ${n} (instanced, texture palette)`;
       this.bakedLabel = `crowd ${n} (instanced, baked palettes)`;
@@ -57,6 +68,7 @@ export class CrowdPlacement {
     this.count = n;
     this.wander = o.wander;
     this.model = model;
+    this.mix = o.crowdMix;
     return sameModel;
   }
 }

@@ -51,6 +51,7 @@ export class Facts {
     private readonly lastParse: () => ParseFigures | null,
     private readonly drawCalls: () => number,
     private readonly lod: () => { status: string; error: string; details: string[] } = () => ({ status: 'off', error: '', details: [] }),
+    private readonly crowdModels: () => unknown[] = () => [],
   ) {}
 
   /** info().lod (allocates). */
@@ -185,6 +186,11 @@ export class Facts {
        * 0 for the chosen level). null when none are held.
        */
       lodLevels: ctx.renderer.crowdLevelTable(),
+      /**
+       * Mixed crowds (`crowdModels`, docs/crowds.md): the loaded model first, then each other model listed, as
+       * {id, status: 'loading' | 'ready' | 'failed', instances (last crowd frame), triangles, error?}.
+       */
+      crowdModels: this.crowdModels(),
       crowdPathNote:
         state.crowd > 1
           ? `instanced, texture palette${state.wander ? ', wander: every instance its own controller' : ''} (technique menu and view ignored; morph targets not applied)`

@@ -68,6 +68,8 @@ export interface Stats {
   instancesCulled: number;
   /** Crowd mode's distance LOD: the camera pass's instances per drawn level, nearest (the chosen level) first, as of the last frame; [1] outside crowd mode, [drawn] without LOD. */
   instancesPerLevel: number[];
+  /** Mixed crowds: the camera pass's instances per model, the loaded model first, as of the last frame; [instancesDrawn] for one model. */
+  instancesPerModel: number[];
   /**
    * The technique on screen's artifact figures at the pose (src/quality/live.ts, its CPU reference, updated a
    * few times a second): whole-model volume ratio posed / rest and p95 |log₂| one-ring area change; null when
@@ -116,6 +118,7 @@ export class FrameStats {
     instancesDrawn: 1,
     instancesCulled: 0,
     instancesPerLevel: [1],
+    instancesPerModel: [1],
     volumeRatio: null,
     areaP95: null,
     windows: 0,
@@ -209,6 +212,9 @@ export class FrameStats {
     const perLevel = st.instancesPerLevel;
     perLevel.length = f.lodLevels;
     for (let l = 0; l < f.lodLevels; l++) perLevel[l] = f.instancesPerLevel[l]!;
+    const perModel = st.instancesPerModel;
+    perModel.length = f.crowdModels;
+    for (let k = 0; k < f.crowdModels; k++) perModel[k] = f.drawnPerModel[k]!;
     st.footstepsPerSecond = f.footsteps;
     st.wanderUsPerInstance = f.wanderUs > 0 && f.crowd > 0 ? f.crowdPoseUs / f.crowd : 0;
     st.groups = f.groups;
@@ -229,6 +235,7 @@ export class FrameStats {
       ...this.last,
       oneTime: this.last.oneTime ? { ...this.last.oneTime } : null,
       instancesPerLevel: [...this.last.instancesPerLevel],
+      instancesPerModel: [...this.last.instancesPerModel],
       morphPath: null as string | null,
       morphSlots: [] as string[],
       morphSlotWeights: [] as number[],

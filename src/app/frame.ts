@@ -8,6 +8,7 @@ import { CompareFrame } from './compare-frame.ts';
 import type { AppContext } from './context.ts';
 import { CrowdPlacement } from './crowd-placement.ts';
 import { CrowdLodLoader } from './crowd-lod-loader.ts';
+import { CrowdModels } from './crowd-models.ts';
 import { FrameStats } from './frame-stats.ts';
 import type { LoadedModel } from './loaded-model.ts';
 
@@ -25,6 +26,8 @@ export class FrameDrawer {
   readonly crowd = new CrowdPlacement();
   /** Crowd mode's lighter detail levels, loaded in the background (crowd-lod-loader.ts). */
   readonly lod = new CrowdLodLoader();
+  /** Mixed crowds: the other models of the crowd, loaded in the background (crowd-models.ts). */
+  readonly mixed: CrowdModels;
   /** Side-by-side compare: the split frame and the right half's figures (compare-frame.ts). */
   readonly compare = new CompareFrame();
   /** The last frame was split (compare): a change re-frames an automatic camera for the new aspect. */
@@ -60,9 +63,12 @@ export class FrameDrawer {
     crowdPath: 'baked',
     cull: true,
     lod: true,
+    crowdMix: [],
   };
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.mixed = new CrowdModels((message) => ctx.fail(message));
+  }
 
   /** The technique the single view draws now (the state's may still wait for its load-time data). */
   get drawnTechnique(): TechniqueId {
@@ -107,6 +113,8 @@ export class FrameDrawer {
     let cpuUs = (performance.now() - t0) * 1000;
     const o = this.options;
     o.wander = s.wander && s.crowd > 1;
+    this.mixed.update(model, s, this.ctx.renderer);
+    o.crowdMix = this.mixed.mix;
     if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
     // cor and ddm draw once their load-time data exists (deform-gate.ts starts it); until then the last technique.
     const deform = this.ctx.deform;

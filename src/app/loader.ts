@@ -169,7 +169,7 @@ export class ModelLoader {
  * a checker and a warning. A file over the size limit fails the load with its name. The JSON is read here only
  * to list the URIs; a container the reader will reject is left to its error.
  */
-async function fetchResources(
+export async function fetchResources(
   source: ModelSource,
   bytes: Uint8Array,
   signal: AbortSignal,

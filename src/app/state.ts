@@ -4,6 +4,7 @@ import { MAX_CROWD } from '../render/crowd-layout.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 import { formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
 import { DEFAULT_SPLIT, parseCompare, parseSplit, type ComparePair } from './compare-state.ts';
+import { parseCrowdModels } from './crowd-models-state.ts';
 
 /**
  * The one typed application state. The URL fills it, the GUI edits it, the frame loop and renderer
@@ -81,6 +82,12 @@ export interface AppState {
   cull: boolean;
   /** Crowd mode, a model with detail levels: far instances draw the lighter levels (`lod`, default on; docs/crowds.md). */
   lod: boolean;
+  /**
+   * Mixed crowds (`crowdModels`, docs/crowds.md): the models a crowd mixes, as given (built-in ids, `default` for
+   * the loaded model, `walker` for the built-in Walker, or URLs); [] for a crowd of the loaded model alone. The
+   * loaded model is always the first; the app checks and loads the others (crowd-models.ts).
+   */
+  crowdModels: string[];
   /**
    * Side-by-side compare (CONTRACT `compare=A,B`, app/compare-state.ts): A on the left, B on the right, one
    * camera; null = the single view of `technique`. Drawn with one character only (crowd 1).
@@ -162,6 +169,7 @@ export function defaultState(): AppState {
     crowdPath: 'baked',
     cull: true,
     lod: true,
+    crowdModels: [],
     compare: null,
     compareSplit: DEFAULT_SPLIT,
   };
@@ -333,6 +341,12 @@ export function applyParams(state: AppState, params: Record<string, string | num
         const on = parseSwitch(value, raw);
         if (on === null) bad(key, raw, 'expected 1 (distance LOD in crowds of a model with detail levels, default) or 0');
         else state.lod = on;
+        break;
+      }
+      case 'crowdModels': {
+        const list = parseCrowdModels(value);
+        if (typeof list === 'string') bad(key, raw, list);
+        else state.crowdModels = list;
         break;
       }
       case 'compare': {

@@ -67,6 +67,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.crowdPath !== DEFAULTS.crowdPath) put('crowdPath', s.crowdPath);
   if (!s.cull) put('cull', '0');
   if (!s.lod) put('lod', '0');
+  if (linkable && s.crowdModels.length > 0) put('crowdModels', s.crowdModels.join(','));
   if (own && s.tracks !== '') put('tracks', s.tracks);
   if (s.lookAt > 0) put('lookAt', String(Number(s.lookAt.toFixed(4))));
   if (linkable && s.camera) put('camera', formatCamera(s.camera));

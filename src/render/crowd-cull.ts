@@ -35,6 +35,8 @@ export function sphereInFrustum(planes: ArrayLike<number>, x: number, y: number,
  * Orders instances 0..count-1 into `order`: those whose sphere (centre `centre` + the instance's floor
  * offset (offsets[2i], 0, offsets[2i+1]), radius `radius`) is inside the frustum first, in instance order,
  * then the culled ones, in instance order. Returns the number inside. `order` holds at least `count`.
+ * With `members` (a mixed crowd's model: the global indices it draws, ascending), the instances are
+ * members[0..count-1] instead of 0..count-1, and `order` holds those global indices.
  */
 export function compactInstances(
   planes: ArrayLike<number>,
@@ -43,10 +45,12 @@ export function compactInstances(
   offsets: ArrayLike<number>,
   count: number,
   order: Int32Array,
+  members: Int32Array | null = null,
 ): number {
   let live = 0;
   let back = count;
-  for (let i = 0; i < count; i++) {
+  for (let k = 0; k < count; k++) {
+    const i = members === null ? k : members[k]!;
     const x = centre[0]! + offsets[2 * i]!;
     const z = centre[2]! + offsets[2 * i + 1]!;
     if (sphereInFrustum(planes, x, centre[1]!, z, radius)) order[live++] = i;

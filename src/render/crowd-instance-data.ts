@@ -2,6 +2,7 @@ import { INSTANCE_FLOATS, type CrowdInstances } from '../gpu/crowd-instances.ts'
 import { compactInstances, frustumPlanes } from './crowd-cull.ts';
 import { levelForDistance2, MAX_LOD_LEVELS, sortByLevel } from './crowd-lod.ts';
 import { crowdOffset, crowdPhase } from './crowd-layout.ts';
+import { mixedSpeed } from './crowd-mix.ts';
 
 /** What one crowd frame draws: the instances, their layout and the culling switch. */
 export interface CrowdInstanceFrame {
@@ -22,6 +23,13 @@ export interface CrowdInstanceFrame {
   duration: number;
   /** Instance slots to keep filled: the live ones, or all N when the shadow casters draw every instance. */
   all: boolean;
+  /**
+   * A mixed crowd's model (crowd-mix.ts): the global instance indices it draws (ascending, the first
+   * `memberCount`), each at its own speed (mixedSpeed); null: every instance 0..N-1, speed 1. The offsets
+   * and phases stay those of the global index.
+   */
+  members: Int32Array | null;
+  memberCount: number;
   /** Distance LOD (crowd-lod.ts): levels drawn (1: no LOD), their squared switch distances and the camera's position. */
   lodLevels: number;
   lodSwitches2: ArrayLike<number>;
@@ -33,7 +41,8 @@ export interface CrowdInstanceFrame {
  * (crowd-layout.ts, recomputed when N or the spacing changes), the culling of their bounding spheres
  * against the camera (crowd-cull.ts) and the compacted order (the live instances first, in instance order,
  * then the culled), and the instance buffer's contents in that order: slot j holds instance order[j] as
- * (offset x, offset z, phase · duration (baked; else 0), speed 1, clip (baked; else 0)). update() rewrites
+ * (offset x, offset z, phase · duration (baked; else 0), speed (1; a mixed crowd's own), clip (baked; else 0)).
+ * A mixed crowd's model draws only its `members` (global indices: order[] holds those). update() rewrites
  * only slots whose values changed and uploads the changed range (bufferSubData), so a still camera and
  * crowd upload nothing. With `lodLevels` > 1 the live instances are then sorted by level (the distance
  * from the camera to their sphere's centre, crowd-lod.ts), stably: level l's instances fill slots
@@ -87,15 +96,17 @@ export class CrowdInstanceData {
     const spacing = f.wander ? 0 : f.spacing;
     this.layout(count, spacing);
     const order = this.order;
+    const members = f.members;
+    const n = members === null ? count : Math.min(f.memberCount, count);
     if (f.cull && !f.wander) {
       frustumPlanes(f.viewProj, this.planes);
-      this.live = compactInstances(this.planes, f.sphere, f.sphere[3]!, this.offsets, count, order);
+      this.live = compactInstances(this.planes, f.sphere, f.sphere[3]!, this.offsets, n, order, members);
     } else {
-      for (let i = 0; i < count; i++) order[i] = i;
-      this.live = count;
+      for (let k = 0; k < n; k++) order[k] = members === null ? k : members[k]!;
+      this.live = n;
     }
-    this.sortLevels(f);
-    const slots = f.all ? count : this.live;
+    this.sortLevels(f, n);
+    const slots = f.all ? n : this.live;
     this.slots = slots;
     instances.reserve(slots);
     const data = instances.data;
@@ -108,11 +119,12 @@ export class CrowdInstanceData {
       const x = this.offsets[2 * i]!;
       const z = this.offsets[2 * i + 1]!;
       const phase = f.baked ? Math.fround(crowdPhase(i, f.duration)) : 0;
-      if (data[o] !== x || data[o + 1] !== z || data[o + 2] !== phase || data[o + 3] !== 1 || data[o + 4] !== clip) {
+      const speed = members === null ? 1 : Math.fround(mixedSpeed(i));
+      if (data[o] !== x || data[o + 1] !== z || data[o + 2] !== phase || data[o + 3] !== speed || data[o + 4] !== clip) {
         data[o] = x;
         data[o + 1] = z;
         data[o + 2] = phase;
-        data[o + 3] = 1;
+        data[o + 3] = speed;
         data[o + 4] = clip;
         if (j < lo) lo = j;
         hi = j;
@@ -122,10 +134,10 @@ export class CrowdInstanceData {
     return instances.lastUploadBytes;
   }
 
-  /** Distance LOD: each instance's level, then the live order (and with `all` the culled after it) sorted into one range per level. */
-  private sortLevels(f: CrowdInstanceFrame): void {
+  /** Distance LOD: each of the `n` instances' level, then the live order (and with `all` the culled after it) sorted into one range per level. */
+  private sortLevels(f: CrowdInstanceFrame, n: number): void {
     const live = this.live;
-    const end = f.all ? f.count : live;
+    const end = f.all ? n : live;
     const levels = f.wander ? 1 : Math.max(1, Math.min(f.lodLevels, MAX_LOD_LEVELS));
     this.levels = levels;
     const starts = this.levelStarts;

@@ -1,17 +1,13 @@
 import type { AnimPlayer } from '../anim/player.ts';
 import type { ProgramCache } from '../gpu/programs.ts';
 import { clampInfluences } from '../techniques/influences.ts';
-import { subsetDraws } from '../techniques/mesh-state.ts';
-import type { DrawRange } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
-import { CrowdModel } from './crowd.ts';
 import { crowdHalfExtent } from './crowd-layout.ts';
-import { CrowdInstanceData } from './crowd-instance-data.ts';
-import { drawCrowdCasters, type CrowdCasterInput } from './crowd-casters.ts';
-import { CrowdInstances } from '../gpu/crowd-instances.ts';
-import { CrowdLodSet, type LodLevelInput } from './crowd-lod-set.ts';
+import type { LodLevelInput } from './crowd-lod-set.ts';
+import { assignModels, MAX_CROWD_MODELS, standingTransform, unwrapTime } from './crowd-mix.ts';
 import { BAKE_CLIPS, crowdVariant, type CrowdVariant } from './crowd-programs.ts';
-import { resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
+import { SubCrowd, type SubCrowdFrame } from './crowd-sub.ts';
+import { resetFigures, type CrowdMixModel, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import type { LinesPass } from './lines-pass.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
@@ -24,61 +20,67 @@ export { BAKE_CLIPS } from './crowd-programs.ts';
 const _boxMin = new Float32Array(3);
 const _boxMax = new Float32Array(3);
 const _halfExtent = [0, 0];
-/** Sphere of a frame that is never culled (no clip, or the bind pose). */
-const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
+const IDENTITY_MODEL = Float32Array.of(1, 0, 0, 0);
+const NO_MIX: readonly CrowdMixModel[] = [];
 
 /**
  * Crowd mode: `opts.crowd` instances of the model, each at its own phase (crowd.ts), on the crowd grid
  * (crowd-layout.ts), or with `opts.wander` each walking about with its own controller, placed by its
- * palettes (anim/wander.ts; the grid offset is then 0). Whatever the technique menu says: the texture palette (every instance's palettes in
- * one RGBA32F texture, one upload per frame) and one drawElementsInstanced per subset, so the draw count
- * does not depend on N: the floor grid (1) and one per subset. No contact shadows: on SwiftShader N blended
- * shadow fans cost as much as the figures themselves. With `shadows` the key light's shadow map is drawn
- * first, one instanced draw per subset with the same skinning (the light frustum fitted to the whole crowd's
- * box), and the floor and every figure receive it. The shaded view only (other views and the skeleton
- * overlay are not drawn); morph targets are not applied. Owns the per-model CrowdModel (its palette
- * texture; released when another model is drawn or on dispose) and the crowd program's bindings.
+ * palettes (anim/wander.ts; the grid offset is then 0). Whatever the technique menu says: the texture palette
+ * and one drawElementsInstanced per subset per level per model, so the draw count does not depend on N: the
+ * floor grid (1) and one per subset. No contact shadows: on SwiftShader N blended shadow fans cost as much as
+ * the figures themselves. With `shadows` the key light's shadow map is drawn first, one instanced draw per
+ * subset per model with the same skinning (the light frustum fitted to the whole crowd's box), and the floor
+ * and every figure receive it. The shaded view only (other views and the skeleton overlay are not drawn);
+ * morph targets are not applied. This pass orchestrates: the shared crowd programs and their uniforms, the
+ * clear, the floor, the shadow map and the order of the models; each model's own state and draws are a
+ * SubCrowd (crowd-sub.ts: its CrowdModel, instance buffer, instance list and LOD levels), built the first
+ * time the model is drawn as a crowd and released when it is no longer drawn or on dispose.
  *
  * Two paths (opts.crowdPath; docs/crowds.md). `baked` (NVIDIA SkinnedInstancing): every clip's palettes
- * baked once per model (CrowdModel.bake) and the vertex stage blends the two baked frames around each
- * instance's clip time (u_crowdTime · speed + phase); per frame the CPU writes only changed instance slots.
- * Instance 0 then plays the current clip at the player's time (crossfades are not followed); the bind pose
- * is a flag (identity palette). `cpu`: instance 0 is the app player (its crossfades), the others sampled at
- * their phase, every live instance's palette built and uploaded each frame; wander mode, a clip past
- * BAKE_CLIPS or a bake larger than the device's textures always draw this path. Both read per-instance
- * attributes (gpu/crowd-instances.ts) compacted by the camera-frustum culling (crowd-instance-data.ts) of
- * each instance's clip sphere. The shadow casters are not culled: the light frustum is fitted to the whole
- * crowd, so none would fall outside it, and an instance off screen may shadow what is on screen; with shadows
- * on, every instance keeps a slot (the live ones first) and the caster pass draws all N.
+ * baked once per model and the vertex stage blends the two baked frames around each instance's clip time
+ * (u_crowdTime · speed + phase); per frame the CPU writes only changed instance slots. Instance 0 then plays
+ * the current clip at the player's time (crossfades are not followed); the bind pose is a flag (identity
+ * palette). `cpu`: instance 0 is the app player (its crossfades), the others sampled at their phase, every
+ * live instance's palette built and uploaded each frame; wander mode, a clip past BAKE_CLIPS or a bake larger
+ * than the device's textures always draw this path. Culling: each model's instances against its own clip
+ * sphere. The shadow casters are not culled: with shadows on, every instance keeps a slot (the live ones
+ * first) and the caster pass draws all N.
  *
- * Distance LOD (docs/crowds.md, crowd-lod.ts), baked path only: setLevels() hands over the lighter detail
- * levels of the model (parsed by the app); they are uploaded on the next crowd frame of that model
- * (CrowdLodLevel, one-time work) and released with the crowd state or by setLevels(null). Each frame the
- * live instances are sorted by distance into one slot range per level and each level's subsets drawn with
- * its range (its vertex arrays re-pointed at the range's first slot). The shadow caster pass draws every
- * instance at its own level too, the culled ones sorted by distance after the live (crowd-casters.ts).
+ * Mixed crowds (opts.crowdMix, crowd-mix.ts), baked path only: the loaded model and the other models, each
+ * instance drawing the model modelOfInstance picks (the offsets and phases of its global index), the others'
+ * at their own walk clip and speed, scaled to the loaded model's standing height (u_crowdModel). Their clock is
+ * the player's time unwrapped across its loops (so other clips at other speeds never jump). On the cpu path
+ * the loaded model is drawn alone.
+ *
+ * Distance LOD (docs/crowds.md, crowd-lod.ts), baked path only: setLevels() hands over a model's lighter
+ * detail levels; they are uploaded on the next crowd frame that draws it and released with its SubCrowd or by
+ * setLevels(model, …, null). Each frame each model's live instances are sorted by distance into one slot
+ * range per level. The shadow caster pass draws every instance at its own level too, the culled ones sorted
+ * by distance after the live (crowd-casters.ts).
  */
 export class CrowdPass {
-  private crowdModel: CrowdModel | null = null;
-  private crowdModelOf: ModelGpu | null = null;
-  private crowdDraws: DrawRange[][] = [];
+  /** Every model's crowd state held; `drawn` is the last arrangement's, the loaded model first. */
+  private subs: SubCrowd[] = [];
+  private drawn: SubCrowd[] = [];
+  private mixOf: readonly CrowdMixModel[] = NO_MIX;
+  /** The assignment of instances to models: members[m] (global indices), for `assigned` = [count, models]. */
+  private members: Int32Array[] = [];
+  private readonly memberCounts = new Int32Array(MAX_CROWD_MODELS);
+  private readonly assigned = [-1, -1];
   private variant: CrowdVariant | null = null;
-  private instances: CrowdInstances | null = null;
-  private readonly instanceData = new CrowdInstanceData();
-  /** The current clip's bounding sphere (centre, radius), copied per frame. */
-  private readonly sphere = new Float32Array(4);
-  private readonly frame = {
-    count: 1, spacing: 1, wander: false, cull: true, viewProj: NO_SPHERE as ArrayLike<number>, sphere: NO_SPHERE as ArrayLike<number>,
-    baked: false, clip: 0, duration: 0, all: false,
-    lodLevels: 1, lodSwitches2: NO_SPHERE as ArrayLike<number>, eye: NO_SPHERE as ArrayLike<number>,
+  private readonly frame: SubCrowdFrame = {
+    count: 1, spacing: 1, wander: false, cull: true, viewProj: IDENTITY_MODEL, eye: IDENTITY_MODEL,
+    baked: false, bindPose: false, all: false, lod: false, fovYDeg: 40, viewportPx: 1,
   };
-  private readonly crowdUniforms = { u_crowdSlots: 1, u_crowdBase: 0, u_crowdTime: 0, u_crowdBindPose: 0, u_bakeClips: new Float32Array(4 * BAKE_CLIPS) };
+  private readonly crowdUniforms = {
+    u_crowdSlots: 1, u_crowdBase: 0, u_crowdTime: 0, u_crowdBindPose: 0,
+    u_crowdModel: Float32Array.of(1, 0, 0, 0), u_bakeClips: new Float32Array(4 * BAKE_CLIPS),
+  };
+  /** unwrapTime's state for the player's clock (mixed crowds). */
+  private readonly clock = new Float64Array(2);
   /** The path the last crowd frame drew ('' before any). */
   lastPath = '';
-  /** Distance LOD: the lighter detail levels of the model and the last frame's levels (crowd-lod-set.ts). */
-  private readonly lod: CrowdLodSet;
-  /** The caster pass's input, refilled per frame (null fields until the first shadowed crowd frame). */
-  private readonly casters = { data: this.instanceData } as CrowdCasterInput;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -89,92 +91,111 @@ export class CrowdPass {
     private readonly shadowPass: ShadowPass,
     private readonly shadowMap: ShadowMap,
     private readonly clear: () => void,
-  ) {
-    this.lod = new CrowdLodSet(gl, maxTextureSize);
+  ) {}
+
+  /** The crowd state is of a model other than `model` (which may be disposed already). */
+  holdsOther(model: ModelGpu): boolean {
+    return this.subs.length > 0 && this.drawn[0]?.model !== model;
   }
 
-  /** The CrowdModel is of a model other than `model` (which may be disposed already). */
-  holdsOther(model: ModelGpu): boolean {
-    return this.crowdModel !== null && this.crowdModelOf !== model;
+  /** The loaded model's crowd state (the last crowd frame's first model), or null. */
+  private get main(): SubCrowd | null {
+    return this.drawn[0] ?? null;
+  }
+
+  /** The crowd state of `model`, built now when it has none (allocates; not per frame). */
+  private subFor(model: ModelGpu): SubCrowd {
+    for (const s of this.subs) if (s.model === model) return s;
+    const sub = new SubCrowd(this.gl, model, this.maxTextureSize);
+    this.subs.push(sub);
+    return sub;
   }
 
   /**
    * Distance LOD: the lighter detail levels of `model` (the chosen level `chosenDetail`), nearest first, with
-   * their errors and where they come from: uploaded on its next crowd frame. null (or []) releases the levels held.
+   * their errors and where they come from: uploaded on its next crowd frame. null (or []) releases the levels
+   * held for `model`; with `model` null, every model's.
    */
   setLevels(model: ModelGpu | null, chosenDetail: string, levels: LodLevelInput[] | null, source: 'generated' | 'authored' = 'authored'): void {
-    this.releaseLevels();
-    if (model !== null && levels !== null && levels.length > 0) this.lod.set(model, chosenDetail, levels, source);
+    if (model === null) {
+      for (const s of this.subs) s.releaseLevels();
+      return;
+    }
+    const sub = this.subFor(model);
+    sub.releaseLevels();
+    if (levels !== null && levels.length > 0) sub.lod.set(model, chosenDetail, levels, source);
   }
 
-  /** The levels held: triangles and error per level, and their source (null: none). Allocates. */
-  levelTable(): ReturnType<CrowdLodSet['levelTable']> {
-    return this.lod.levelTable();
+  /** The loaded model's levels held: triangles and error per level, and their source (null: none). Allocates. */
+  levelTable(): ReturnType<SubCrowd['lod']['levelTable']> {
+    return this.main?.lod.levelTable() ?? null;
   }
 
-  /** Lighter levels are held (handed over or uploaded). */
-  get hasLevels(): boolean {
-    return this.lod.of !== null;
-  }
-
-  /** The last crowd frame's drawn levels (1: no LOD). */
-  get lodLevelsDrawn(): number {
-    return this.lod.drawn;
-  }
-
-  /** The switch distances of the last crowd frame's levels (model units). */
-  get lodSwitches(): Float32Array {
-    return this.lod.switches;
-  }
-
-  /** The detail levels the last crowd frame drew, nearest first, and where each ends (model units; null for the last: no end). Allocates. */
+  /** The detail levels the last crowd frame drew for the loaded model, nearest first, and where each ends (model units; null for the last: no end). Allocates. */
   levelFacts(): { details: string[]; to: (number | null)[] } {
-    return this.lod.facts();
+    return this.main?.lod.facts() ?? { details: [''], to: [null] };
   }
 
-  /** Frees the lighter levels (GPU and scenes). */
-  releaseLevels(): void {
-    this.lod.release();
-    this.instances?.setLevels([]);
-  }
-
-  /** Frees the palette texture and the lighter levels (rebuilt on the next crowd frame; the levels when handed over again). */
+  /** Frees every model's crowd state (rebuilt on the next crowd frame; the levels when handed over again). */
   release(): void {
-    this.releaseLevels();
-    this.crowdModel?.dispose();
-    this.crowdModel = null;
-    this.crowdModelOf = null;
-    this.instances?.dispose();
-    this.instances = null;
+    for (const s of this.subs) s.dispose();
+    this.subs = [];
+    this.drawn = [];
+    this.mixOf = NO_MIX;
+    this.assigned[0] = -1;
   }
 
-  /** The bake's size and cost (info().crowdBake), or null before a crowd frame. Allocates. */
+  /** The loaded model's bake: size and cost (info().crowdBake), or null before a crowd frame. Allocates. */
   bakeFacts(): { frames: number; bytes: number; ms: number } | null {
-    const c = this.crowdModel;
-    if (c === null) return null;
-    const bake = c.bake();
-    return { frames: bake.frameCount, bytes: c.bakeTexture?.bytes ?? 0, ms: c.bakeMs };
+    const m = this.main;
+    if (m === null || !m.baked) return null;
+    return { frames: m.bake.frameCount, bytes: m.crowd.bakeTexture?.bytes ?? 0, ms: m.crowd.bakeMs };
   }
 
-  /** The per-model state, built the first time the model is drawn as a crowd (allocates; not per frame). */
-  crowdFor(model: ModelGpu): CrowdModel {
-    if (this.crowdModelOf !== model || !this.crowdModel) {
-      this.crowdModel?.dispose();
-      this.crowdModel = new CrowdModel(this.gl, model.scene, this.maxTextureSize);
-      this.crowdModelOf = model;
-      this.crowdDraws = model.scene.meshes.map(subsetDraws);
-      this.instances?.dispose();
-      this.instances = new CrowdInstances(this.gl, model.meshes);
-      // The clip table of the baked path: (first frame, intervals, duration, intervals per second).
-      const bake = this.crowdModel.bake();
-      const table = this.crowdUniforms.u_bakeClips;
-      table.fill(0);
-      for (let c = 0; c < Math.min(BAKE_CLIPS, bake.clips.length); c++) {
-        const b = bake.clips[c]!;
-        table.set([b.first, b.frames, b.duration, b.rate], c * 4);
+  /**
+   * The models drawn: `model` first, then the mix's whose bake fits the device (at most MAX_CROWD_MODELS), each
+   * with its clip and standing transform; the state of models no longer drawn is released. Only when the
+   * model or the mix changed (allocates then); returns true when it did.
+   */
+  private arrange(model: ModelGpu, mix: readonly CrowdMixModel[]): boolean {
+    if (this.drawn.length > 0 && this.drawn[0]!.model === model && this.mixOf === mix) return false;
+    const main = this.subFor(model);
+    main.clip = -1;
+    main.transform.set(IDENTITY_MODEL);
+    const drawn = [main];
+    for (const m of mix) {
+      if (drawn.length >= MAX_CROWD_MODELS) break;
+      if (drawn.some((s) => s.model === m.gpu)) continue;
+      const sub = this.subFor(m.gpu);
+      if (!sub.bakedFits) continue;
+      const clips = sub.bake.clips.length;
+      sub.clip = clips === 0 ? -1 : m.clip >= 0 && m.clip < Math.min(clips, BAKE_CLIPS) ? m.clip : 0;
+      standingTransform(model.framing, m.gpu.framing, sub.transform);
+      drawn.push(sub);
+    }
+    for (const s of this.subs) if (!drawn.includes(s)) s.dispose();
+    this.subs = drawn.slice();
+    this.drawn = drawn;
+    this.mixOf = mix;
+    this.assigned[0] = -1;
+    return true;
+  }
+
+  /** Gives each of the first `k` drawn models its instances of a crowd of `count` (k 1: all to the loaded model). */
+  private assign(count: number, k: number): void {
+    if (this.assigned[0] === count && this.assigned[1] === k) return;
+    if (k === 1) {
+      this.drawn[0]!.members = null;
+      this.drawn[0]!.memberCount = count;
+    } else {
+      assignModels(count, k, this.members, this.memberCounts);
+      for (let m = 0; m < k; m++) {
+        this.drawn[m]!.members = this.members[m]!;
+        this.drawn[m]!.memberCount = this.memberCounts[m]!;
       }
     }
-    return this.crowdModel;
+    this.assigned[0] = count;
+    this.assigned[1] = k;
   }
 
   /** The crowd programs for an influence count and shadow setting (compiled once, cached). */
@@ -194,23 +215,33 @@ export class CrowdPass {
     fu.u_viewProj = camera.viewProj;
     fu.u_cameraPos = camera.position;
     const s0 = performance.now();
-    const fresh = this.crowdModelOf !== model || this.crowdModel === null;
     const compiled = this.programs.size;
-    const crowd = this.crowdFor(model);
-    const bake = crowd.bake();
+    const fresh = this.arrange(model, opts.crowdMix);
+    const drawn = this.drawn;
+    const main = drawn[0]!;
+    const crowd = main.crowd;
+    const bake = main.bake;
     const clip = player.clipIndex;
-    const baked =
-      opts.crowdPath === 'baked' && !opts.wander && clip >= 0 && clip < BAKE_CLIPS && crowd.bakeTexture !== null && crowd.bakeTexture.fits;
+    const baked = opts.crowdPath === 'baked' && !opts.wander && clip >= 0 && clip < BAKE_CLIPS && main.bakedFits;
     const count = baked ? Math.max(1, opts.crowd) : crowd.fit(opts.crowd);
+    const models = baked ? drawn.length : 1;
+    this.assign(count, models);
     const v = this.programsFor(clampInfluences(opts.influences), shadows, baked);
-    const uploading = this.lod.pendingFor(model);
-    if (uploading) this.lod.upload(model, bake, this.instances!);
+    let uploading = false;
+    for (let k = 0; k < models; k++) {
+      const sub = drawn[k]!;
+      if (!sub.lod.pendingFor(sub.model)) continue;
+      sub.lod.upload(sub.model, sub.bake, sub.instances);
+      uploading = true;
+    }
     if (fresh || uploading || this.programs.size !== compiled) {
       out.setupUs = (performance.now() - s0) * 1000;
       out.setupWhat = fresh
-        ? `crowd bake (${bake.frameCount} frames, ${crowd.bakeTexture?.bytes ?? 0} bytes) and palette texture`
+        ? models > 1
+          ? `crowd bakes of ${models} models and palette textures`
+          : `crowd bake (${bake.frameCount} frames, ${crowd.bakeTexture?.bytes ?? 0} bytes) and palette texture`
         : uploading
-          ? `crowd LOD levels (${this.lod.levels.map((l) => l.detail).join(', ')})`
+          ? `crowd LOD levels (${main.lod.levels.map((l) => l.detail).join(', ')})`
           : 'crowd programs';
     }
     const t0 = performance.now();
@@ -220,31 +251,38 @@ export class CrowdPass {
     f.wander = opts.wander;
     f.cull = opts.cull;
     f.viewProj = camera.viewProj;
-    const sphere = this.sphere;
-    if (clip >= 0 && clip < bake.clips.length && !opts.bindPose) for (let k = 0; k < 4; k++) sphere[k] = bake.spheres[clip * 4 + k]!;
-    else sphere.set(NO_SPHERE);
-    f.sphere = sphere;
-    f.baked = baked;
-    f.clip = clip;
-    f.duration = player.duration;
-    f.all = v.caster !== null;
-    // Distance LOD: the baked path with lighter levels of this model uploaded, switch distances from their errors and the projection.
-    f.lodLevels = this.lod.frame(model, baked && opts.lod, camera.fovYDeg, this.gl.drawingBufferHeight);
-    f.lodSwitches2 = this.lod.switches2;
     f.eye = camera.position;
-    const data = this.instanceData;
-    const instanceBytes = data.update(this.instances!, f);
-    const live = data.live;
-    const slots = data.slots;
+    f.baked = baked;
+    f.bindPose = opts.bindPose;
+    f.all = v.caster !== null;
+    f.lod = opts.lod;
+    f.fovYDeg = camera.fovYDeg;
+    f.viewportPx = gl.drawingBufferHeight;
+    let instanceBytes = 0;
+    let live = 0;
+    out.lodLevels = 1;
+    out.instancesPerLevel.fill(0);
+    out.crowdModels = models;
+    for (let k = 0; k < models; k++) {
+      const sub = drawn[k]!;
+      const own = k > 0;
+      instanceBytes += sub.prepare(f, own ? sub.clip : clip, own ? sub.clipDuration(sub.clip) : player.duration);
+      const data = sub.data;
+      live += data.live;
+      if (data.levels > out.lodLevels) out.lodLevels = data.levels;
+      for (let l = 0; l < data.levels; l++) out.instancesPerLevel[l] += data.levelStarts[l + 1]! - data.levelStarts[l]!;
+      out.instancesPerModel[k] = sub.memberCount;
+      out.drawnPerModel[k] = data.live;
+    }
     const t1 = performance.now();
     if (!baked) {
       if (opts.wander) crowd.poseWander(player, opts.bindPose ? model.bindPose : null, count, opts.wanderSpacing, opts.wanderFloorY);
-      else crowd.pose(player, opts.bindPose ? model.bindPose : null, slots, data.order);
+      else crowd.pose(player, opts.bindPose ? model.bindPose : null, main.data.slots, main.data.order);
     }
     const t2 = performance.now();
     out.wanderUs = opts.wander ? crowd.wanderStepUs : 0;
     out.footsteps = opts.wander ? crowd.footstepRate : 0;
-    if (!baked) crowd.palette.upload(opts.wander ? count : slots);
+    if (!baked) crowd.palette.upload(opts.wander ? count : main.data.slots);
     out.uploadBytes = instanceBytes + (baked ? 0 : crowd.palette.lastUploadBytes);
     // Animation (instances 1..N-1 sampled, every palette written) counts as animation; culling and the uploads as the technique's work.
     out.crowdPoseUs = (t2 - t1) * 1000;
@@ -252,19 +290,13 @@ export class CrowdPass {
     out.crowd = count;
     out.instancesDrawn = live;
     out.instancesCulled = count - live;
-    out.lodLevels = data.levels;
-    for (let l = 0; l < data.levels; l++) out.instancesPerLevel[l] = data.levelStarts[l + 1]! - data.levelStarts[l]!;
     out.crowdPath = baked ? 'baked' : 'cpu';
     this.lastPath = out.crowdPath;
-    for (let i = 0; i < model.meshes.length; i++) out.vertexBytes += model.meshes[i]!.vertexBytes;
     const cu = this.crowdUniforms;
-    cu.u_crowdSlots = baked ? bake.slotsPerFrame : crowd.slotsPerInstance;
-    cu.u_crowdTime = player.time;
+    // One model: the player's clock as it is. Mixed: unwrapped, so other clips at other speeds run on smoothly.
+    const unwrapped = unwrapTime(player.time, player.duration, this.clock);
+    cu.u_crowdTime = models > 1 ? unwrapped : player.time;
     cu.u_crowdBindPose = opts.bindPose ? 1 : 0;
-    const texture = baked ? crowd.bakeTexture! : crowd.palette;
-    let vertices = 0;
-    for (let i = 0; i < model.meshes.length; i++) vertices += model.scene.meshes[i]!.vertexCount;
-    const starts = data.levelStarts;
 
     if (v.caster) {
       // The light frustum holds the whole crowd: the model's box grown by the grid's (or the wander square's) half extents.
@@ -272,9 +304,8 @@ export class CrowdPass {
       else crowdHalfExtent(count, opts.crowdSpacing, _halfExtent);
       crowdBox(model, _halfExtent[0]!, _halfExtent[1]!, _boxMin, _boxMax);
       this.shadowPass.fitBox(_boxMin, _boxMax);
-      this.drawCasters(model, crowd, texture, v, out);
+      this.drawCasters(v, baked, models, out);
       out.passes++;
-      out.skinnedVertices += vertices * count;
       this.shadowMap.bindTexture();
     }
 
@@ -286,98 +317,53 @@ export class CrowdPass {
 
     gl.useProgram(v.lit.program);
     v.litFrame.apply();
-    texture.bind();
-    this.uniforms.material.u_alpha = 1;
     // Materials with alphaMode 'blend' are drawn after every other draw, blended, depth writes off (as SurfacePass).
-    const blended = this.uniforms.hasBlended(model);
-    for (let l = 0; l < data.levels; l++) this.drawLevel(model, crowd, v, l, starts[l]!, starts[l + 1]! - starts[l]!, out, blended ? 1 : 0, texture);
+    let blended = false;
+    for (let k = 0; k < models; k++) {
+      const sub = drawn[k]!;
+      const own = this.uniforms.hasBlended(sub.model);
+      blended ||= own;
+      sub.drawLevels(v, this.uniforms, cu, baked, own ? 1 : 0, out);
+      out.skinnedVertices += sub.skinnedVertices();
+      for (let i = 0; i < sub.model.meshes.length; i++) out.vertexBytes += sub.model.meshes[i]!.vertexBytes;
+    }
     if (blended) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.depthMask(false);
-      for (let l = 0; l < data.levels; l++) this.drawLevel(model, crowd, v, l, starts[l]!, starts[l + 1]! - starts[l]!, out, 2, texture);
+      for (let k = 0; k < models; k++) {
+        const sub = drawn[k]!;
+        if (this.uniforms.hasBlended(sub.model)) sub.drawLevels(v, this.uniforms, cu, baked, 2, out);
+      }
       gl.disable(gl.BLEND);
       gl.depthMask(true);
     }
     out.passes++;
-    out.skinnedVertices += vertices * (starts[1]! - starts[0]!);
-    for (let l = 1; l < data.levels; l++) out.skinnedVertices += this.lod.levels[l - 1]!.vertexCount * (starts[l + 1]! - starts[l]!);
     gl.disable(gl.CULL_FACE);
     gl.bindVertexArray(null);
   }
 
-  /** The instanced caster pass into the shadow map: every instance at its level (crowd-casters.ts), every material. */
-  private drawCasters(model: ModelGpu, crowd: CrowdModel, texture: { bind(): void }, v: CrowdVariant, out: FrameFigures): void {
+  /** The instanced caster pass into the shadow map: every model's filled slots, one drawElementsInstanced per subset, every material. */
+  private drawCasters(v: CrowdVariant, baked: boolean, models: number, out: FrameFigures): void {
     const gl = this.gl;
-    const uniforms = this.uniforms;
-    const fu = uniforms.frame;
+    const fu = this.uniforms.frame;
     const cameraViewProj = fu.u_viewProj;
     this.shadowMap.begin();
     gl.useProgram(v.caster!.program);
     fu.u_viewProj = this.shadowMap.lightViewProj;
     v.casterFrame!.apply();
     fu.u_viewProj = cameraViewProj;
-    texture.bind();
-    uniforms.material.u_alpha = 1;
-    const c = this.casters;
-    c.model = model;
-    c.crowd = crowd;
-    c.draws = this.crowdDraws;
-    c.levels = this.lod.levels;
-    c.instances = this.instances!;
-    c.texture = texture;
-    drawCrowdCasters(gl, uniforms, this.crowdUniforms, v, c, out);
+    for (let k = 0; k < models; k++) {
+      const sub = this.drawn[k]!;
+      sub.drawCasters(v, this.uniforms, this.crowdUniforms, baked, out);
+      out.skinnedVertices += sub.skinnedVertices(true);
+    }
     gl.bindVertexArray(null);
     this.shadowMap.end();
   }
 
-  /**
-   * Drawn level `level`'s instances (slots [first, first + count)): one instanced draw per subset of that
-   * level whose material is in `round` (0 every subset, 1 the unblended, 2 the blended), through its vertex
-   * arrays pointed at `first`; a level with its own bake binds its texture (then `texture` again).
-   */
-  private drawLevel(model: ModelGpu, chosen: CrowdModel, v: CrowdVariant, level: number, first: number, count: number, out: FrameFigures, round: number, texture: { bind(): void }): void {
-    if (count === 0) return;
-    const lod = level === 0 ? null : this.lod.levels[level - 1]!;
-    const own = lod?.bake() ?? null;
-    if (own) own.bakeTexture!.bind();
-    this.drawInstances(model, own ?? chosen, v, count, out, round, level, first, lod === null ? this.crowdDraws : lod.draws);
-    if (own) texture.bind();
-  }
-
-  /** One instanced draw per subset whose material is in `round` (0 every subset, 1 the unblended, 2 the blended). */
-  private drawInstances(model: ModelGpu, crowd: CrowdModel, v: CrowdVariant, count: number, out: FrameFigures, round: number, level: number, first: number, meshDraws: DrawRange[][]): void {
-    const gl = this.gl;
-    const uniforms = this.uniforms;
-    const cu = this.crowdUniforms;
-    if (count === 0) return;
-    for (let i = 0; i < meshDraws.length; i++) {
-      const draws = meshDraws[i]!;
-      let bound = false;
-      let material = -1;
-      for (let d = 0; d < draws.length; d++) {
-        const draw = draws[d]!;
-        if (round !== 0 && (uniforms.blends(model, draw.material) ? 2 : 1) !== round) continue;
-        if (!bound) {
-          bound = true;
-          cu.u_crowdBase = crowd.meshBase[i]!;
-          v.litCrowd.apply();
-          gl.bindVertexArray(this.instances!.levelVao(level, i, first));
-        }
-        if (draw.material !== material) {
-          material = draw.material;
-          uniforms.applyMaterial(model, material, v.litMaterial);
-        }
-        gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
-        out.drawCalls++;
-        out.meshDrawCalls++;
-      }
-    }
-  }
-
   dispose(): void {
     this.release();
-    this.crowdDraws = [];
     this.variant = null;
   }
 }

@@ -13,6 +13,8 @@ export interface CrowdUniforms {
   u_crowdBase: number;
   u_crowdTime: number;
   u_crowdBindPose: number;
+  /** A mixed crowd's model: uniform scale, then translation (crowd-mix.ts standingTransform); (1, 0, 0, 0) for one model. */
+  u_crowdModel: Float32Array;
   /** Per clip (first frame, intervals, duration, intervals per second), BAKE_CLIPS of them. */
   u_bakeClips: Float32Array;
 }

@@ -1,6 +1,8 @@
 import { MAX_LOD_LEVELS } from './crowd-lod.ts';
 import type { mat4 } from 'gl-matrix';
 import type { Technique, TechniqueMesh } from '../techniques/technique.ts';
+import { MAX_CROWD_MODELS } from './crowd-mix.ts';
+import type { ModelGpu } from './model-gpu.ts';
 import type { MorphPath } from './morph-runtime.ts';
 import type { ViewId } from './views.ts';
 
@@ -48,6 +50,12 @@ export interface RenderOptions {
   cull: boolean;
   /** Crowd mode, baked path: draw far instances with the lighter detail levels handed to the renderer (distance LOD). */
   lod: boolean;
+  /**
+   * Mixed crowds (crowd-mix.ts): the other models of the crowd, ready to draw, in the order the crowd lists
+   * them (the loaded model is the first, not listed here), each with the clip its instances play. [] for a
+   * crowd of the loaded model alone. The baked path only; the app replaces the array when the set changes.
+   */
+  crowdMix: readonly CrowdMixModel[];
 }
 
 /** Figures of the last frame; written in place by render() (the live cost panel reads them). */
@@ -100,6 +108,20 @@ export interface FrameFigures {
   /** Crowd mode's distance LOD: levels drawn (1 without LOD) and the camera pass's instances per level, nearest first (first lodLevels entries). */
   lodLevels: number;
   instancesPerLevel: Int32Array;
+  /**
+   * Crowd mode: models drawn (1: the loaded model alone; more in a mixed crowd), and per model (the loaded one
+   * first) the instances it holds and those the camera pass drew (first crowdModels entries).
+   */
+  crowdModels: number;
+  instancesPerModel: Int32Array;
+  drawnPerModel: Int32Array;
+}
+
+/** A model of a mixed crowd other than the loaded one (RenderOptions.crowdMix). */
+export interface CrowdMixModel {
+  readonly gpu: ModelGpu;
+  /** The clip its instances play (crowd-mix.ts walkClip). */
+  readonly clip: number;
 }
 
 export function emptyFigures(): FrameFigures {
@@ -129,6 +151,9 @@ export function emptyFigures(): FrameFigures {
     crowdPath: '',
     lodLevels: 1,
     instancesPerLevel: new Int32Array(MAX_LOD_LEVELS),
+    crowdModels: 1,
+    instancesPerModel: new Int32Array(MAX_CROWD_MODELS),
+    drawnPerModel: new Int32Array(MAX_CROWD_MODELS),
   };
 }
 

@@ -164,6 +164,9 @@ export class Renderer {
     out.crowdPath = '';
     out.lodLevels = 1;
     out.instancesPerLevel[0] = 1;
+    out.crowdModels = 1;
+    out.instancesPerModel[0] = 1;
+    out.drawnPerModel[0] = 1;
     // A crowd state of a model no longer drawn is released (its model may be disposed already).
     if (this.crowd.holdsOther(model)) this.crowd.release();
     const gl = this.gl;

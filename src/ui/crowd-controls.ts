@@ -1,5 +1,6 @@
 import type { Controller, GUI } from 'lil-gui';
 import type { App } from '../app/app.ts';
+import type { AppState } from '../app/state.ts';
 import { MAX_CROWD } from '../render/crowd-layout.ts';
 
 /** The panel's crowd values (the Panel's proxy object). */
@@ -8,10 +9,22 @@ interface CrowdProxy {
   crowdPath: string;
   cull: boolean;
   lod: boolean;
+  /** `crowdModels` as text: ids or URLs, comma-separated. */
+  crowdModels: string;
+}
+
+/** Copies the state's crowd values into the panel's proxy. */
+export function syncCrowdProxy(p: CrowdProxy, s: AppState): void {
+  p.crowd = s.crowd;
+  p.crowdPath = s.crowdPath;
+  p.cull = s.cull;
+  p.lod = s.lod;
+  p.crowdModels = s.crowdModels.join(',');
 }
 
 /**
- * The Rendering folder's crowd controls: the instance count, the crowd path, culling and the distance LOD,
+ * The Rendering folder's crowd controls: the instance count, the crowd path, culling, the distance LOD and the
+ * models of a mixed crowd,
  * each setting the app's state through `app.set` (docs/crowds.md says what they do); the panel's proxy
  * keeps their values in step with the state. Returns the count slider.
  */
@@ -29,5 +42,8 @@ export function addCrowdControls(folder: GUI, p: CrowdProxy, app: App): Controll
   folder.add(p, 'lod').name('crowd LOD').onChange((v: boolean) => {
     void app.set({ lod: v });
   }).domElement.title = 'Distance LOD for a model with detail levels (Dawn): far instances draw the lighter levels, loaded in the background (baked path)';
+  folder.add(p, 'crowdModels').name('crowd models').onFinishChange((v: string) => {
+    void app.set({ crowdModels: v });
+  }).domElement.title = `Mixed crowd: other models, comma-separated (built-in ids such as tiny,fox,walker, or URLs; default = the loaded model, always the first). Loaded in the background; each instance draws one of them at its own walk clip, phase and speed, scaled to the loaded model's height (baked path)`;
   return crowd;
 }

@@ -156,6 +156,7 @@ export class Overlay {
       (s.feedbackBytes > 0 ? `   stream-out ${formatKiB(Math.round(s.feedbackBytes))}/frame\n` : '\n') +
       `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +
       (s.crowd > 1 ? `instances ${s.instancesDrawn} drawn   ${s.instancesCulled} culled\n` : '') +
+      (s.crowd > 1 && s.instancesPerModel.length > 1 ? `models    ${s.instancesPerModel.join(' + ')} (drawn per model)\n` : '') +
       (s.crowd > 1 && s.instancesPerLevel.length > 1 ? `LOD       ${s.instancesPerLevel.join(' + ')} (near → far)\n` : '') +
       (s.wanderUsPerInstance > 0 ? `wander    ${s.wanderUsPerInstance.toFixed(1)} µs/instance   footsteps ${s.footstepsPerSecond.toFixed(0)}/s\n` : '') +
       (s.approximatedTriangles > 0 ? `⚠ ${s.approximatedTriangles} triangles need more bones than a group: influences reduced\n` : '') +

@@ -70,6 +70,23 @@ describe('links: state → query string', () => {
     expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=10000');
   });
 
+  it('carries a mixed crowd\'s models and reads them back; drops repeats, refuses too many', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    const search = '?model=tiny&crowd=100&crowdModels=default,fox,walker,models/x/soldier.glb';
+    expect(applyParams(state, paramsFromSearch(search))).toEqual([]);
+    expect(state.crowdModels).toEqual(['default', 'fox', 'walker', 'models/x/soldier.glb']);
+    expect(`?${linkQuery({ state, model, caps }).query}`).toBe(search);
+    expect(applyParams(state, { crowdModels: ' fox , fox,, tiny ' })).toEqual([]);
+    expect(state.crowdModels).toEqual(['fox', 'tiny']);
+    expect(applyParams(state, { crowdModels: 'a/1,a/2,a/3,a/4,a/5,a/6,a/7,a/8,a/9' }).length).toBe(1);
+    expect(state.crowdModels).toEqual(['fox', 'tiny']);
+    expect(applyParams(state, { crowdModels: '' })).toEqual([]);
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=100');
+  });
+
   it('paused in tracks mode, the link carries the controller clock (every track at t × speed), not track 0\'s wrapped time', () => {
     const model = tiny();
     const state = defaultState();

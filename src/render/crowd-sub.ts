@@ -1,0 +1,247 @@
+import type { CrowdBake } from '../anim/crowd-bake.ts';
+import { CrowdInstances } from '../gpu/crowd-instances.ts';
+import { subsetDraws } from '../techniques/mesh-state.ts';
+import type { DrawRange } from '../techniques/technique.ts';
+import { CrowdModel } from './crowd.ts';
+import { CrowdInstanceData, type CrowdInstanceFrame } from './crowd-instance-data.ts';
+import { drawCrowdCasters, type CrowdCasterInput } from './crowd-casters.ts';
+import { CrowdLodSet } from './crowd-lod-set.ts';
+import { MAX_LOD_LEVELS } from './crowd-lod.ts';
+import { transformSphere } from './crowd-mix.ts';
+import { BAKE_CLIPS, type CrowdUniforms, type CrowdVariant } from './crowd-programs.ts';
+import type { FrameFigures } from './frame-types.ts';
+import type { ModelGpu } from './model-gpu.ts';
+import type { SceneUniforms } from './scene-uniforms.ts';
+
+/** Sphere of a frame that is never culled (no clip, or the bind pose). */
+const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
+
+/** What the pass tells a sub-crowd about the frame (one object, refilled per frame). */
+export interface SubCrowdFrame {
+  count: number;
+  spacing: number;
+  wander: boolean;
+  cull: boolean;
+  viewProj: ArrayLike<number>;
+  eye: ArrayLike<number>;
+  baked: boolean;
+  bindPose: boolean;
+  /** Instance slots for every member (the caster pass draws them all). */
+  all: boolean;
+  /** Distance LOD wanted, and the projection the switch distances follow. */
+  lod: boolean;
+  fovYDeg: number;
+  viewportPx: number;
+}
+
+/**
+ * One model of a crowd (crowd-pass.ts draws one per model: the loaded model, and in a mixed crowd each other
+ * model of crowd-mix.ts): its CrowdModel (bake, palette texture), its instance buffer and vertex arrays
+ * (CrowdInstances), its instance list (CrowdInstanceData: the offsets of the whole crowd, its own members
+ * culled against its own clip sphere), its distance LOD levels (CrowdLodSet) and its clip table and uniform
+ * transform (crowd-mix.ts standingTransform, (1, 0, 0, 0) for the loaded model). prepare() culls and uploads
+ * the frame's instances; drawCasters() and drawLevels() issue one drawElementsInstanced per subset per level (the
+ * casters one per live and one per culled range)
+ * through the program the pass has bound, after writing this model's values into the shared crowd uniforms.
+ * Built once per model (allocates); nothing per frame. dispose() frees its textures, buffers and levels.
+ */
+export class SubCrowd {
+  readonly crowd: CrowdModel;
+  readonly instances: CrowdInstances;
+  readonly data = new CrowdInstanceData();
+  readonly lod: CrowdLodSet;
+  readonly draws: DrawRange[][];
+  /** The clip table of the baked path: (first frame, intervals, duration, intervals per second) per clip. */
+  readonly bakeClips = new Float32Array(4 * BAKE_CLIPS);
+  /** Uniform scale and translation after skinning (u_crowdModel). */
+  readonly transform = Float32Array.of(1, 0, 0, 0);
+  /** The clip this model's instances play (-1: the pass's, the app player's); set by the pass. */
+  clip = -1;
+  /** The global instance indices this model draws (null: all of them) and their count. */
+  members: Int32Array | null = null;
+  memberCount = 0;
+  /** Vertices of the model's meshes (one instance's skinning at full detail). */
+  private readonly vertexCount: number;
+  /** The frame's clip sphere moved by `transform`. */
+  private readonly sphere = new Float32Array(4);
+  private readonly switches2 = new Float32Array(MAX_LOD_LEVELS - 1);
+  /** The caster pass's input (its levels and texture refilled per frame). */
+  private readonly casters: CrowdCasterInput;
+  private readonly frame: CrowdInstanceFrame = {
+    count: 1, spacing: 1, wander: false, cull: true, viewProj: NO_SPHERE, sphere: NO_SPHERE,
+    baked: false, clip: 0, duration: 0, all: false, members: null, memberCount: 0,
+    lodLevels: 1, lodSwitches2: NO_SPHERE, eye: NO_SPHERE,
+  };
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    readonly model: ModelGpu,
+    maxTextureSize: number,
+  ) {
+    this.crowd = new CrowdModel(gl, model.scene, maxTextureSize);
+    this.draws = model.scene.meshes.map(subsetDraws);
+    this.vertexCount = model.scene.meshes.reduce((n, m) => n + m.vertexCount, 0);
+    this.instances = new CrowdInstances(gl, model.meshes);
+    this.lod = new CrowdLodSet(gl, maxTextureSize);
+    this.casters = { model, crowd: this.crowd, draws: this.draws, levels: this.lod.levels, instances: this.instances, data: this.data, texture: this.crowd.palette };
+  }
+
+  /** The model's bake, built and its clip table written on first use (load-time work, crowd.ts). */
+  get bake(): CrowdBake {
+    const fresh = this.crowd.bakeTexture === null;
+    const bake = this.crowd.bake();
+    if (fresh) {
+      for (let c = 0; c < Math.min(BAKE_CLIPS, bake.clips.length); c++) {
+        const b = bake.clips[c]!;
+        this.bakeClips.set([b.first, b.frames, b.duration, b.rate], c * 4);
+      }
+    }
+    return bake;
+  }
+
+  /** The bake was built (a crowd frame drew this model). */
+  get baked(): boolean {
+    return this.crowd.bakeTexture !== null;
+  }
+
+  /** The baked texture holds this model's bake (the baked path can draw it). */
+  get bakedFits(): boolean {
+    const t = this.bake && this.crowd.bakeTexture;
+    return t !== null && t.fits;
+  }
+
+  /** Duration of clip `clip` (0 for none). */
+  clipDuration(clip: number): number {
+    const b = this.bake;
+    return clip >= 0 && clip < b.clips.length ? b.clips[clip]!.duration : 0;
+  }
+
+  /**
+   * Culls this model's instances, sorts them by level and brings its instance buffer up to date for frame `f`
+   * playing `clip` (of `duration` s); returns the bytes uploaded.
+   */
+  prepare(f: SubCrowdFrame, clip: number, duration: number): number {
+    const bake = this.bake;
+    const sphere = this.sphere;
+    if (clip >= 0 && clip < bake.clips.length && !f.bindPose) transformSphere(bake.spheres, clip * 4, this.transform, sphere);
+    else sphere.set(NO_SPHERE);
+    const d = this.frame;
+    d.count = f.count;
+    d.spacing = f.spacing;
+    d.wander = f.wander;
+    d.cull = f.cull;
+    d.viewProj = f.viewProj;
+    d.sphere = sphere;
+    d.baked = f.baked;
+    d.clip = clip;
+    d.duration = duration;
+    d.all = f.all;
+    d.members = this.members;
+    d.memberCount = this.memberCount;
+    // The switch distances are the levels' errors projected: a scaled model's errors scale with it.
+    d.lodLevels = this.lod.frame(this.model, f.baked && f.lod, f.fovYDeg, f.viewportPx);
+    const s2 = this.transform[0]! * this.transform[0]!;
+    for (let l = 0; l < d.lodLevels - 1; l++) this.switches2[l] = this.lod.switches2[l]! * s2;
+    d.lodSwitches2 = this.switches2;
+    d.eye = f.eye;
+    return this.data.update(this.instances, d);
+  }
+
+  /** Writes this model's clip table, transform and palette block size into the shared crowd uniforms. */
+  private applyModel(cu: CrowdUniforms, baked: boolean): void {
+    cu.u_bakeClips.set(this.bakeClips);
+    cu.u_crowdModel.set(this.transform);
+    cu.u_crowdSlots = baked ? this.bake.slotsPerFrame : this.crowd.slotsPerInstance;
+  }
+
+  /** The palette texture the frame reads: the bake, or the cpu path's per-frame palettes. */
+  private texture(baked: boolean): { bind(): void } {
+    return baked ? this.crowd.bakeTexture! : this.crowd.palette;
+  }
+
+  /** The caster pass (its program in use, its frame uniforms applied): every filled slot at its own level (crowd-casters.ts). */
+  drawCasters(v: CrowdVariant, uniforms: SceneUniforms, cu: CrowdUniforms, baked: boolean, out: FrameFigures): void {
+    this.applyModel(cu, baked);
+    const texture = this.texture(baked);
+    texture.bind();
+    uniforms.material.u_alpha = 1;
+    const c = this.casters;
+    c.levels = this.lod.levels;
+    c.texture = texture;
+    drawCrowdCasters(this.gl, uniforms, cu, v, c, out);
+  }
+
+  /**
+   * The camera pass (the lit program in use, its frame uniforms applied): each drawn level's instances, one
+   * draw per subset whose material is in `round` (0 every subset, 1 the unblended, 2 the blended).
+   */
+  drawLevels(v: CrowdVariant, uniforms: SceneUniforms, cu: CrowdUniforms, baked: boolean, round: number, out: FrameFigures): void {
+    const data = this.data;
+    const starts = data.levelStarts;
+    const texture = this.texture(baked);
+    this.applyModel(cu, baked);
+    texture.bind();
+    uniforms.material.u_alpha = 1;
+    for (let l = 0; l < data.levels; l++) {
+      const first = starts[l]!;
+      const count = starts[l + 1]! - first;
+      if (count === 0) continue;
+      const lod = l === 0 ? null : this.lod.levels[l - 1]!;
+      // A level with its own bake binds its texture (then the model's again).
+      const own = lod?.bake() ?? null;
+      if (own) own.bakeTexture!.bind();
+      this.drawInstances(v, uniforms, cu, own ?? this.crowd, count, round, l, first, lod === null ? this.draws : lod.draws, out);
+      if (own) texture.bind();
+    }
+  }
+
+  private drawInstances(v: CrowdVariant, uniforms: SceneUniforms, cu: CrowdUniforms, crowd: CrowdModel, count: number, round: number, level: number, first: number, meshDraws: DrawRange[][], out: FrameFigures): void {
+    const gl = this.gl;
+    const model = this.model;
+    for (let i = 0; i < meshDraws.length; i++) {
+      const draws = meshDraws[i]!;
+      let bound = false;
+      let material = -1;
+      for (let d = 0; d < draws.length; d++) {
+        const draw = draws[d]!;
+        if (round !== 0 && (uniforms.blends(model, draw.material) ? 2 : 1) !== round) continue;
+        if (!bound) {
+          bound = true;
+          cu.u_crowdBase = crowd.meshBase[i]!;
+          v.litCrowd.apply();
+          gl.bindVertexArray(this.instances.levelVao(level, i, first));
+        }
+        if (draw.material !== material) {
+          material = draw.material;
+          uniforms.applyMaterial(model, material, v.litMaterial);
+        }
+        gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
+        out.drawCalls++;
+        out.meshDrawCalls++;
+      }
+    }
+  }
+
+  /** Skinned vertices this frame: the camera pass's (each level's vertices times its instances), or with `casters` the caster pass's (the culled instances too). */
+  skinnedVertices(casters = false): number {
+    const data = this.data;
+    let n = 0;
+    for (let l = 0; l < data.levels; l++) {
+      const instances = data.levelStarts[l + 1]! - data.levelStarts[l]! + (casters ? data.castStarts[l + 1]! - data.castStarts[l]! : 0);
+      n += (l === 0 ? this.vertexCount : this.lod.levels[l - 1]!.vertexCount) * instances;
+    }
+    return n;
+  }
+
+  /** Frees the lighter levels (GPU and scenes) and forgets their vertex arrays. */
+  releaseLevels(): void {
+    this.lod.release();
+    this.instances.setLevels([]);
+  }
+
+  dispose(): void {
+    this.releaseLevels();
+    this.crowd.dispose();
+    this.instances.dispose();
+  }
+}
