@@ -1,6 +1,7 @@
 import { mat4 } from 'gl-matrix';
 import { analyseWanderGait, wanderHalfExtent } from '../anim/wander-gait.ts';
-import { crowdHalfExtent, crowdSpacing } from '../render/crowd-layout.ts';
+import { crowdSpacing, layoutHalfExtent } from '../render/crowd-layout.ts';
+import { plazaRadius } from '../render/crowd-plaza.ts';
 import type { RenderOptions } from '../render/frame-types.ts';
 import type { LoadedModel } from './loaded-model.ts';
 
@@ -10,16 +11,25 @@ import type { LoadedModel } from './loaded-model.ts';
  * In wander mode (`o.wander`, set before update) the crowd walks about a square of floor centred on the
  * model's origin (anim/wander.ts, sized by wander-gait.ts from the model's standing footprint and N): the
  * grid spacing is 0 (no grid offset), the half extents reach over that square, and the floor covers it.
- * Recomputed only when the crowd size, the mode or the model changes (update() says so); writes the
- * spacing and floor into the render options it is given. Never per frame; no GL.
+ * With `o.crowdLayout` 'plaza' (render/crowd-plaza.ts) the half extents are the plaza's radius (plus the
+ * model turning), `plazaEdge` where the automatic camera stands (camera-placement.ts), and the model's own
+ * facing (its locomotion's forward, wander-gait.ts; +z when it has none or is not standing on +y) and its
+ * framing centre (the pivot it turns about) go into the render options.
+ * Recomputed only when the crowd size, the mode, the layout or the model changes (update() says so); writes
+ * the spacing, facing, pivot and floor into the render options it is given. Never per frame; no GL.
  */
 export class CrowdPlacement {
   /** Half extents of the crowd in x and z (model units), about the model's framing centre. */
   readonly extent = [0, 0];
   /** "crowd N (instanced, texture palette)" or "crowd N (wander: own controllers, texture palette)", rebuilt when N or the mode changes (no per-frame string). */
   label = '';
+  /** Plaza layout: the distance from the plaza's centre to where the automatic camera stands (model units); 0 for the grid and wander. */
+  plazaEdge = 0;
   private count = 1;
   private wander = false;
+  private layout = '';
+  /** The model's facing as modelled (radians), found once per model when a plaza first needs it (NaN: not yet). */
+  private facing = NaN;
   /** The label of the baked path: "crowd N (instanced, baked palettes)". */
   bakedLabel = '';
   private model: LoadedModel | null = null;
@@ -28,9 +38,13 @@ export class CrowdPlacement {
 
   /** Lays out `n` instances of `model` if either (or o.wander) changed; returns true when it did (the camera may re-frame). */
   update(model: LoadedModel, n: number, o: RenderOptions): boolean {
-    if (this.count === n && this.model === model && this.wander === o.wander) return false;
+    if (this.count === n && this.model === model && this.wander === o.wander && this.layout === o.crowdLayout) return false;
     const f = model.framing;
-    if (this.model !== model) this.wanderSpacing = 0;
+    if (this.model !== model) {
+      this.wanderSpacing = 0;
+      this.facing = NaN;
+    }
+    this.plazaEdge = 0;
     if (o.wander) {
       if (this.wanderSpacing === 0) this.wanderSpacing = analyseWanderGait(model.scene).spacing;
       const half = wanderHalfExtent(n, this.wanderSpacing);
@@ -43,7 +57,17 @@ export class CrowdPlacement {
       this.label = `crowd ${n} (wander: own controllers, texture palette)`;
     } else {
       o.crowdSpacing = crowdSpacing(f.min, f.max);
-      crowdHalfExtent(n, o.crowdSpacing, this.extent);
+      layoutHalfExtent(o.crowdLayout, n, o.crowdSpacing, f.min, f.max, this.extent);
+      if (o.crowdLayout === 'plaza') {
+        if (Number.isNaN(this.facing)) {
+          const g = analyseWanderGait(model.scene);
+          this.facing = g.turned ? 0 : Math.atan2(g.forwardX, g.forwardZ);
+        }
+        o.crowdFacing = this.facing;
+        o.crowdPivot[0] = f.centre[0];
+        o.crowdPivot[1] = f.centre[2];
+        this.plazaEdge = plazaRadius(n, o.crowdSpacing) + 0.7 * o.crowdSpacing;
+      }
       this.label = `crowd ${n} (instanced, texture palette)`;
       this.bakedLabel = `crowd ${n} (instanced, baked palettes)`;
     }
@@ -56,6 +80,7 @@ export class CrowdPlacement {
     const sameModel = this.model === model;
     this.count = n;
     this.wander = o.wander;
+    this.layout = o.crowdLayout;
     this.model = model;
     return sameModel;
   }

@@ -53,6 +53,10 @@ export class FrameDrawer {
     morphs: 'slots',
     crowd: 1,
     crowdSpacing: 1,
+    crowdLayout: 'grid',
+    crowdFacing: 0,
+    crowdPivot: new Float32Array(2),
+    crowdTint: true,
     crowdFloor: mat4.create(),
     wander: false,
     wanderSpacing: 1,
@@ -107,6 +111,7 @@ export class FrameDrawer {
     let cpuUs = (performance.now() - t0) * 1000;
     const o = this.options;
     o.wander = s.wander && s.crowd > 1;
+    o.crowdLayout = s.crowdLayout;
     if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
     // cor and ddm draw once their load-time data exists (deform-gate.ts starts it); until then the last technique.
     const deform = this.ctx.deform;
@@ -117,7 +122,7 @@ export class FrameDrawer {
     }
     camera.aspect = split ? this.compare.framingAspect(canvas.width, canvas.height) : canvas.width / Math.max(1, canvas.height);
     if (this.cameraDirty) {
-      placeCamera(camera, model.framing, s.camera, s.crowd, this.crowd.extent);
+      placeCamera(camera, model.framing, s.camera, s.crowd, this.crowd.extent, this.crowd.plazaEdge);
       this.cameraDirty = false;
     }
     camera.update();
@@ -132,6 +137,7 @@ export class FrameDrawer {
     o.morphs = s.morphs;
     o.crowd = s.crowd;
     o.crowdPath = s.crowdPath;
+    o.crowdTint = s.crowdTint;
     o.cull = s.cull;
     o.lod = s.lod;
     this.lod.update(model, s, this.ctx.renderer);

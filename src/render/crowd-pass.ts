@@ -5,7 +5,7 @@ import { subsetDraws } from '../techniques/mesh-state.ts';
 import type { DrawRange } from '../techniques/technique.ts';
 import type { OrbitCamera } from './camera.ts';
 import { CrowdModel } from './crowd.ts';
-import { crowdHalfExtent } from './crowd-layout.ts';
+import { layoutHalfExtent } from './crowd-layout.ts';
 import { CrowdInstanceData } from './crowd-instance-data.ts';
 import { CrowdInstances } from '../gpu/crowd-instances.ts';
 import { CrowdLodSet, type LodLevelInput } from './crowd-lod-set.ts';
@@ -67,7 +67,8 @@ export class CrowdPass {
   /** The current clip's bounding sphere (centre, radius), copied per frame. */
   private readonly sphere = new Float32Array(4);
   private readonly frame = {
-    count: 1, spacing: 1, wander: false, cull: true, viewProj: NO_SPHERE as ArrayLike<number>, sphere: NO_SPHERE as ArrayLike<number>,
+    count: 1, spacing: 1, layout: 'grid' as RenderOptions['crowdLayout'], facing: 0, pivot: NO_SPHERE as ArrayLike<number>, tint: true,
+    wander: false, cull: true, viewProj: NO_SPHERE as ArrayLike<number>, sphere: NO_SPHERE as ArrayLike<number>,
     baked: false, clip: 0, duration: 0, all: false,
     lodLevels: 1, lodSwitches2: NO_SPHERE as ArrayLike<number>, eye: NO_SPHERE as ArrayLike<number>,
   };
@@ -214,6 +215,10 @@ export class CrowdPass {
     const f = this.frame;
     f.count = count;
     f.spacing = opts.crowdSpacing;
+    f.layout = opts.crowdLayout;
+    f.facing = opts.crowdFacing;
+    f.pivot = opts.crowdPivot;
+    f.tint = opts.crowdTint;
     f.wander = opts.wander;
     f.cull = opts.cull;
     f.viewProj = camera.viewProj;
@@ -264,9 +269,9 @@ export class CrowdPass {
     const starts = data.levelStarts;
 
     if (v.caster) {
-      // The light frustum holds the whole crowd: the model's box grown by the grid's (or the wander square's) half extents.
+      // The light frustum holds the whole crowd: the model's box grown by the grid's, the plaza's (or the wander square's) half extents.
       if (opts.wander) _halfExtent[0] = _halfExtent[1] = wanderHalfExtent(count, opts.wanderSpacing);
-      else crowdHalfExtent(count, opts.crowdSpacing, _halfExtent);
+      else layoutHalfExtent(opts.crowdLayout, count, opts.crowdSpacing, model.framing.min, model.framing.max, _halfExtent);
       crowdBox(model, _halfExtent[0]!, _halfExtent[1]!, _boxMin, _boxMax);
       this.shadowPass.fitBox(_boxMin, _boxMax);
       this.drawCasters(model, crowd, texture, v, count, out);
