@@ -56,7 +56,8 @@ export interface CrowdInstanceFrame {
  * only slots whose values changed and uploads the changed range (bufferSubData), so a still camera and
  * crowd upload nothing. With `lodLevels` > 1 the live instances are then sorted by level (the distance
  * from the camera to their sphere's centre, crowd-lod.ts), stably: level l's instances fill slots
- * [levelStarts[l], levelStarts[l + 1]). Allocates only when N outgrows its arrays.
+ * [levelStarts[l], levelStarts[l + 1]). Allocates only when N outgrows its arrays, and a plaza its search grid
+ * when its places are rebuilt.
  */
 export class CrowdInstanceData {
   /** Compacted order: order[j] is the instance drawn in slot j. */
