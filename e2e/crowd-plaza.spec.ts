@@ -76,8 +76,9 @@ test('a plaza crowd seen from its edge: near figures large below, far ones small
   expect(info.crowdLayout).toBe('plaza');
   expect(info.crowdTint).toBe(true);
   // Looking slightly down across the plaza.
-  expect(info.camera.pitch).toBeGreaterThan(0);
-  expect(info.camera.pitch).toBeLessThan(30);
+  const pitch = (info.camera as { pitch: number }).pitch;
+  expect(pitch).toBeGreaterThan(0);
+  expect(pitch).toBeLessThan(30);
   const plaza = await shot(page);
   const png = PNG.sync.read(plaza);
   const h = png.height;
