@@ -4,6 +4,8 @@
 //                  colouring ('mask'; -1 for every other mode, so nothing is)
 //   u_opaque       1 writes alpha 1 ('opaque', 'mask'); 0 keeps the alpha ('blend', and .x/.m3d materials)
 // u_alpha scales the result last (the skeleton view's ghost).
+// CROWD: the instance's tint (v_crowdTint, crowd_pars.glsl) multiplies the shaded colouring's base colour
+//   (sRGB, clamped to 1) before lighting.
 // SHADOW_RECEIVE: the shaded colouring's key light is scaled by the shadow map's visibility (shadow_pars);
 //   the teaching colourings stay unshadowed (their colours are the point).
 // SHADOW_DEPTH: the shadow map's caster pass (render/shadow-pass.ts): depth only; a 'mask' material's
@@ -39,6 +41,9 @@ in vec2 v_uv;
 #if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES) || defined(VIEW_DISTORTION)
 in vec2 v_view;
 #endif
+#if defined(CROWD) && !defined(SHADOW_DEPTH)
+in vec3 v_crowdTint;
+#endif
 
 out vec4 o_colour;
 
@@ -66,7 +71,11 @@ void main() {
 #elif defined(VIEW_DISTORTION)
   o_colour = vec4(shadeFlat(distortionColour(v_view.x), n, u_keyDir), u_alpha);
 #else
+#if defined(CROWD)
+  vec3 albedo = pow(min(u_diffuse.rgb * tex.rgb * v_crowdTint, vec3(1.0)), vec3(2.2));
+#else
   vec3 albedo = pow(u_diffuse.rgb * tex.rgb, vec3(2.2));
+#endif
 #if defined(SHADOW_RECEIVE)
   float keyVisibility = shadowVisibility(v_worldPos, n);
 #else

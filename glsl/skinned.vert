@@ -8,7 +8,8 @@
 //   product: v_tangent = (unit skinned tangent, sign), v_bitangent = cross(unit normal, tangent) · sign,
 //   world space like v_normal. The shading does not read them; transform feedback captures v_tangent.
 // CROWD: instanced crowd (with PALETTE_TEXTURE): the instance's palette block, or with CROWD_BAKED its two baked
-//   frames, and its floor offset, from per-instance attributes (crowd_pars).
+//   frames, its yaw (position, normal and tangent turned about +y), its floor offset and its tint (v_crowdTint,
+//   for lit.frag), from per-instance attributes (crowd_pars).
 // SKIN_OUT: the stream-out technique's skinning pass (transform feedback, rasteriser discarded): the morphed and
 //   skinned model-space position, normal and tangent (xyz, bitangent sign w) as written by skinVertex, not
 //   normalised, in o_position / o_normal / o_tangent; the pass captures them into the buffers every draw reads
@@ -45,6 +46,9 @@ out vec3 v_bitangent;
 #if defined(VIEW_TEXTURE)
 uniform highp sampler2D u_viewTex;
 out vec2 v_view;
+#endif
+#if defined(CROWD)
+out vec3 v_crowdTint;
 #endif
 #if defined(SKIN_OUT)
 out vec3 o_position;
@@ -88,7 +92,10 @@ void main() {
 #endif
 #if defined(CROWD)
   position = crowdModelTransform(position);
-  position += crowdOffset();
+  position = crowdTurn(position) + crowdOffset();
+  normal = crowdTurn(normal);
+  tangent = crowdTurn(tangent);
+  v_crowdTint = crowdTint();
 #endif
   vec4 world = u_world * vec4(position, 1.0);
   v_worldPos = world.xyz;

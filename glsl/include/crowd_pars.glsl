@@ -1,9 +1,12 @@
 // Crowd mode (CROWD, skinned.vert, with PALETTE_TEXTURE): N instances of the model in one instanced draw per
 // subset. Included before skin_pars: its paletteMatrix reads crowdSlot / crowdBlend.
 // Per-instance attributes (divisor 1, src/gpu/crowd-instances.ts): a_crowdPlace = (model-space offset x,
-// offset z, clip time offset in seconds, speed), a_crowdClip = the baked clip's index. The offset is the
-// instance's grid cell (src/render/crowd-layout.ts crowdOffset; 0 in wander mode, whose palettes carry the
-// place), a model-space translation added after skinning. Instances arrive compacted (culled ones left out).
+// offset z, clip time offset in seconds, speed), a_crowdClip = the baked clip's index, a_crowdLook = (yaw in
+// radians about +y, tint r, g, b). The skinned vertex is turned by the yaw about the model origin
+// (crowdTurn: position, normal and tangent), then the offset, a model-space translation, is added: the
+// instance's grid cell or plaza place (src/render/crowd-instance-data.ts; offset and yaw 0 in wander mode,
+// whose palettes carry the place and heading). The tint multiplies the material's base colour (lit.frag,
+// v_crowdTint; white with crowdTint=0). Instances arrive compacted (culled ones left out).
 // Palette blocks of u_crowdSlots mat4 slots; mesh slot s is block slot u_crowdBase + s.
 //   cpu path: block gl_InstanceID of the per-frame palette texture (src/gpu/crowd-palette.ts).
 //   CROWD_BAKED: NVIDIA's SkinnedInstancing. The baked texture holds every clip's palettes at fixed steps
@@ -12,6 +15,7 @@
 //     most frames − 1) and k + 1 blended by f − k, a linear blend of the matrices. u_crowdBindPose: identity palette.
 in vec4 a_crowdPlace;
 in float a_crowdClip;
+in vec4 a_crowdLook;
 uniform int u_crowdSlots;
 uniform int u_crowdBase;
 // Per model of a mixed crowd (src/render/crowd-mix.ts standingTransform): uniform scale x, then translation yzw,
@@ -52,4 +56,15 @@ vec3 crowdModelTransform(vec3 p) {
 
 vec3 crowdOffset() {
   return vec3(a_crowdPlace.x, 0.0, a_crowdPlace.y);
+}
+
+// v turned by the instance's yaw about +y: (x, z) -> (cos x + sin z, -sin x + cos z), as crowd-instance-data.ts.
+vec3 crowdTurn(vec3 v) {
+  float c = cos(a_crowdLook.x);
+  float s = sin(a_crowdLook.x);
+  return vec3(c * v.x + s * v.z, v.y, c * v.z - s * v.x);
+}
+
+vec3 crowdTint() {
+  return a_crowdLook.yzw;
 }

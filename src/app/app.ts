@@ -128,7 +128,7 @@ export class App implements AppContext {
   /** Applies parameters (URL or `window.skinlab.set`) and resolves after a frame with them is drawn. */
   async set(params: Record<string, string | number | boolean | null | undefined>): Promise<void> {
     const state = this.state;
-    const before = { clip: state.clip, camera: state.camera, crowd: state.crowd };
+    const before = { clip: state.clip, camera: state.camera, crowd: state.crowd, crowdLayout: state.crowdLayout };
     const errors = applyParams(state, params);
     // A clip asked for alone leaves tracks mode: that clip plays on one track. Tracks name a model's clips
     // and bones, so another model starts without them unless the same call gives them.
@@ -139,8 +139,8 @@ export class App implements AppContext {
       state.technique = TECHNIQUES[0]!.id;
     }
     if (state.camera !== before.camera) this.frame.cameraDirty = true;
-    // A new crowd size re-frames the camera unless the user placed it (state.camera set).
-    if (state.crowd !== before.crowd && state.camera === null) this.frame.cameraDirty = true;
+    // A new crowd size or layout re-frames the camera unless the user placed it (state.camera set).
+    if ((state.crowd !== before.crowd || state.crowdLayout !== before.crowdLayout) && state.camera === null) this.frame.cameraDirty = true;
     let loaded = true;
     const request = modelRequest(state, params, this.current);
     errors.push(...request.errors);

@@ -10,9 +10,17 @@ import { roundCamera, type CameraSetting } from './state.ts';
  * a setting. Pure functions over the camera and the framing; the app decides when to place.
  */
 
-/** Puts the camera where `setting` says, or frames the model (or a crowd of half extents `crowdExtent`) when null. */
-export function placeCamera(camera: OrbitCamera, framing: Framing, setting: CameraSetting | null, crowd: number, crowdExtent: readonly number[]): void {
+/**
+ * Puts the camera where `setting` says, or frames the model (or a crowd of half extents `crowdExtent`) when
+ * null; a plaza crowd (`plazaEdge` > 0, crowd-placement.ts) is seen from its edge instead (plazaCamera).
+ */
+export function placeCamera(camera: OrbitCamera, framing: Framing, setting: CameraSetting | null, crowd: number, crowdExtent: readonly number[], plazaEdge = 0): void {
   const f = framing;
+  camera.reach = 0;
+  if (crowd > 1 && !setting && plazaEdge > 0) {
+    plazaCamera(camera, f, plazaEdge);
+    return;
+  }
   if (crowd > 1 && !setting) {
     // The whole crowd: the model's box grown by the grid's half extents, seen from higher up.
     const ex = crowdExtent[0]!;
@@ -33,6 +41,34 @@ export function placeCamera(camera: OrbitCamera, framing: Framing, setting: Came
     camera.pitchDeg = 10;
     camera.frameBox(f.min, f.max);
   }
+}
+
+/** Eye height above the floor, as a share of the model's standing height. */
+const EYE_HEIGHT = 0.93;
+/** The least downward pitch of the plaza camera (degrees). */
+const PLAZA_PITCH = 6;
+
+/**
+ * A person's view of a plaza crowd: the eye EYE_HEIGHT of the model's height above the floor, `edge` model
+ * units from the plaza's centre (the framing centre's x, z) towards the default yaw (25°), looking across
+ * the plaza towards its centre's floor, or PLAZA_PITCH down when that is flatter (a large plaza): near
+ * figures fill the lower view, far ones shrink towards the horizon. The orbit target is where that view
+ * meets the floor, so the user orbits about a point on the plaza. The far plane (`reach`) reaches past the
+ * plaza's far side (2 · edge away) with a margin.
+ */
+function plazaCamera(camera: OrbitCamera, f: Framing, edge: number): void {
+  const height = Math.max(f.max[1] - f.floorY, 1e-6);
+  const eye = EYE_HEIGHT * height;
+  const pitch = Math.max((PLAZA_PITCH * Math.PI) / 180, Math.atan2(eye, edge));
+  const distance = eye / Math.sin(pitch);
+  const yaw = (25 * Math.PI) / 180;
+  // From the plaza's centre towards the eye, along the floor: (sin yaw, cos yaw).
+  const ahead = edge - distance * Math.cos(pitch);
+  vec3.set(camera.target, f.centre[0] + ahead * Math.sin(yaw), f.floorY, f.centre[2] + ahead * Math.cos(yaw));
+  camera.yawDeg = 25;
+  camera.pitchDeg = (pitch * 180) / Math.PI;
+  camera.distance = distance;
+  camera.reach = 2.2 * edge + 2 * f.radius;
 }
 
 /**

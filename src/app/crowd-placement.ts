@@ -1,11 +1,12 @@
 import { mat4 } from 'gl-matrix';
 import { analyseWanderGait, wanderHalfExtent } from '../anim/wander-gait.ts';
-import { crowdHalfExtent, crowdSpacing } from '../render/crowd-layout.ts';
+import { crowdSpacing, layoutHalfExtent } from '../render/crowd-layout.ts';
 import { standingTransform } from '../render/crowd-mix.ts';
+import { plazaRadius } from '../render/crowd-plaza.ts';
 import type { RenderOptions } from '../render/frame-types.ts';
+import type { LoadedModel } from './loaded-model.ts';
 
 const _transform = new Float32Array(4);
-import type { LoadedModel } from './loaded-model.ts';
 
 /**
  * Crowd layout for the app: the grid spacing from the model's footprint, the crowd's half extents (which
@@ -13,17 +14,26 @@ import type { LoadedModel } from './loaded-model.ts';
  * In wander mode (`o.wander`, set before update) the crowd walks about a square of floor centred on the
  * model's origin (anim/wander.ts, sized by wander-gait.ts from the model's standing footprint and N): the
  * grid spacing is 0 (no grid offset), the half extents reach over that square, and the floor covers it.
+ * With `o.crowdLayout` 'plaza' (render/crowd-plaza.ts) the half extents are the plaza's radius (plus the
+ * model turning), `plazaEdge` where the automatic camera stands (camera-placement.ts), and the model's own
+ * facing (its locomotion's forward, wander-gait.ts; +z when it has none or is not standing on +y) and its
+ * framing centre (the pivot it turns about) go into the render options.
  * A mixed crowd's spacing fits the widest of its models as drawn (o.crowdMix, set before update).
- * Recomputed only when the crowd size, the mode, the model or the mix changes (update() says so); writes the
- * spacing and floor into the render options it is given. Never per frame; no GL.
+ * Recomputed only when the crowd size, the mode, the layout, the model or the mix changes (update() says so); writes
+ * the spacing, facing, pivot and floor into the render options it is given. Never per frame; no GL.
  */
 export class CrowdPlacement {
   /** Half extents of the crowd in x and z (model units), about the model's framing centre. */
   readonly extent = [0, 0];
   /** "crowd N (instanced, texture palette)" or "crowd N (wander: own controllers, texture palette)", rebuilt when N or the mode changes (no per-frame string). */
   label = '';
+  /** Plaza layout: the distance from the plaza's centre to where the automatic camera stands (model units); 0 for the grid and wander. */
+  plazaEdge = 0;
   private count = 1;
   private wander = false;
+  private layout = '';
+  /** The model's facing as modelled (radians), found once per model when a plaza first needs it (NaN: not yet). */
+  private facing = NaN;
   /** The label of the baked path: "crowd N (instanced, baked palettes)". */
   bakedLabel = '';
   private model: LoadedModel | null = null;
@@ -34,9 +44,13 @@ export class CrowdPlacement {
 
   /** Lays out `n` instances of `model` if either (or o.wander) changed; returns true when it did (the camera may re-frame). */
   update(model: LoadedModel, n: number, o: RenderOptions): boolean {
-    if (this.count === n && this.model === model && this.wander === o.wander && this.mix === o.crowdMix) return false;
+    if (this.count === n && this.model === model && this.wander === o.wander && this.layout === o.crowdLayout && this.mix === o.crowdMix) return false;
     const f = model.framing;
-    if (this.model !== model) this.wanderSpacing = 0;
+    if (this.model !== model) {
+      this.wanderSpacing = 0;
+      this.facing = NaN;
+    }
+    this.plazaEdge = 0;
     if (o.wander) {
       if (this.wanderSpacing === 0) this.wanderSpacing = analyseWanderGait(model.scene).spacing;
       const half = wanderHalfExtent(n, this.wanderSpacing);
@@ -54,7 +68,17 @@ export class CrowdPlacement {
         standingTransform(f, m.gpu.framing, _transform);
         o.crowdSpacing = Math.max(o.crowdSpacing, crowdSpacing(m.gpu.framing.min, m.gpu.framing.max) * _transform[0]!);
       }
-      crowdHalfExtent(n, o.crowdSpacing, this.extent);
+      layoutHalfExtent(o.crowdLayout, n, o.crowdSpacing, f.min, f.max, this.extent);
+      if (o.crowdLayout === 'plaza') {
+        if (Number.isNaN(this.facing)) {
+          const g = analyseWanderGait(model.scene);
+          this.facing = g.turned ? 0 : Math.atan2(g.forwardX, g.forwardZ);
+        }
+        o.crowdFacing = this.facing;
+        o.crowdPivot[0] = f.centre[0];
+        o.crowdPivot[1] = f.centre[2];
+        this.plazaEdge = plazaRadius(n, o.crowdSpacing) + 0.7 * o.crowdSpacing;
+      }
       this.label = `crowd ${n} (instanced, texture palette)`;
       this.bakedLabel = `crowd ${n} (instanced, baked palettes)`;
     }
@@ -67,6 +91,7 @@ export class CrowdPlacement {
     const sameModel = this.model === model;
     this.count = n;
     this.wander = o.wander;
+    this.layout = o.crowdLayout;
     this.model = model;
     this.mix = o.crowdMix;
     return sameModel;

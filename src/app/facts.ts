@@ -171,6 +171,10 @@ export class Facts {
        */
       crowdPath: state.crowd > 1 ? ctx.renderer.crowdPath || state.crowdPath : state.wander ? 'cpu' : state.crowdPath,
       crowdPathWanted: state.crowdPath,
+      /** Where the crowd stands: 'grid' or 'plaza' (the state's; wander walks its own square whatever it says). */
+      crowdLayout: state.crowdLayout,
+      /** A tint per crowd instance (crowdTint, default on). */
+      crowdTint: state.crowdTint,
       cull: state.cull,
       crowdBake: ctx.renderer.crowdBake(),
       /**

@@ -56,6 +56,10 @@ export class FrameDrawer {
     morphs: 'slots',
     crowd: 1,
     crowdSpacing: 1,
+    crowdLayout: 'grid',
+    crowdFacing: 0,
+    crowdPivot: new Float32Array(2),
+    crowdTint: true,
     crowdFloor: mat4.create(),
     wander: false,
     wanderSpacing: 1,
@@ -115,6 +119,7 @@ export class FrameDrawer {
     o.wander = s.wander && s.crowd > 1;
     this.mixed.update(model, s, this.ctx.renderer);
     o.crowdMix = this.mixed.mix;
+    o.crowdLayout = s.crowdLayout;
     if (this.crowd.update(model, s.crowd, o) && s.camera === null) this.cameraDirty = true;
     // cor and ddm draw once their load-time data exists (deform-gate.ts starts it); until then the last technique.
     const deform = this.ctx.deform;
@@ -125,7 +130,7 @@ export class FrameDrawer {
     }
     camera.aspect = split ? this.compare.framingAspect(canvas.width, canvas.height) : canvas.width / Math.max(1, canvas.height);
     if (this.cameraDirty) {
-      placeCamera(camera, model.framing, s.camera, s.crowd, this.crowd.extent);
+      placeCamera(camera, model.framing, s.camera, s.crowd, this.crowd.extent, this.crowd.plazaEdge);
       this.cameraDirty = false;
     }
     camera.update();
@@ -140,6 +145,7 @@ export class FrameDrawer {
     o.morphs = s.morphs;
     o.crowd = s.crowd;
     o.crowdPath = s.crowdPath;
+    o.crowdTint = s.crowdTint;
     o.cull = s.cull;
     o.lod = s.lod;
     this.lod.update(model, s, this.ctx.renderer);

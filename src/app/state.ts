@@ -1,10 +1,13 @@
 import { MORPH_PATHS, type MorphPath } from '../anim/morph.ts';
 import { VIEW_IDS, type ViewId } from '../render/views.ts';
-import { MAX_CROWD } from '../render/crowd-layout.ts';
+import { CROWD_LAYOUTS, MAX_CROWD, type CrowdLayout } from '../render/crowd-layout.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 import { formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
 import { DEFAULT_SPLIT, parseCompare, parseSplit, type ComparePair } from './compare-state.ts';
 import { parseCrowdModels } from './crowd-models-state.ts';
+import { parseCamera, type CameraSetting } from './camera-setting.ts';
+
+export { CAMERA_PRESETS, formatCamera, roundCamera, type CameraSetting } from './camera-setting.ts';
 
 /**
  * The one typed application state. The URL fills it, the GUI edits it, the frame loop and renderer
@@ -78,6 +81,13 @@ export interface AppState {
    * the vertex stage) or `cpu` (every instance's palette built per frame). Wander always draws `cpu`.
    */
   crowdPath: CrowdPath;
+  /**
+   * Crowd mode's layout (`crowdLayout`): `grid` (default) or `plaza` (jittered, in groups and lines, each
+   * instance with its own heading; the automatic camera stands at the plaza's edge at a person's height).
+   */
+  crowdLayout: CrowdLayout;
+  /** Crowd mode: a tint per instance multiplied into the base colour (`crowdTint`, default on). */
+  crowdTint: boolean;
   /** Crowd mode: frustum-cull instances against the camera (`cull`, default on). */
   cull: boolean;
   /** Crowd mode, a model with detail levels: far instances draw the lighter levels (`lod`, default on; docs/crowds.md). */
@@ -99,45 +109,6 @@ export interface AppState {
 
 export const CROWD_PATHS = ['baked', 'cpu'] as const;
 export type CrowdPath = (typeof CROWD_PATHS)[number];
-
-export interface CameraSetting {
-  /** Degrees about the vertical axis, and above the horizon. */
-  yaw: number;
-  pitch: number;
-  /** Distance from the target in model radii (the framing sphere's). */
-  distance: number;
-  /** What the camera looks at, in model units; null or absent: the model's framing centre. */
-  target?: [number, number, number] | null;
-}
-
-/** Significant digits a camera number keeps in a link (and in the state, so the link is exact). */
-const CAMERA_DIGITS = 6;
-
-/** Rounds a setting to what `camera=` carries: the view it gives is then the same before and after a reload. */
-export function roundCamera(c: CameraSetting): CameraSetting {
-  const r = (x: number): number => {
-    const v = Number(x.toPrecision(CAMERA_DIGITS));
-    return Object.is(v, -0) ? 0 : v;
-  };
-  const out: CameraSetting = { yaw: r(c.yaw), pitch: r(c.pitch), distance: r(c.distance) };
-  if (c.target) out.target = [r(c.target[0]), r(c.target[1]), r(c.target[2])];
-  return out;
-}
-
-/** `yaw,pitch,distance[,tx,ty,tz]`: the inverse of the `camera` parameter's numeric form. */
-export function formatCamera(c: CameraSetting): string {
-  const parts = [c.yaw, c.pitch, c.distance, ...(c.target ?? [])];
-  return parts.map((x) => String(x)).join(',');
-}
-
-export const CAMERA_PRESETS: Readonly<Record<string, CameraSetting>> = {
-  front: { yaw: 0, pitch: 5, distance: 2.4 },
-  back: { yaw: 180, pitch: 5, distance: 2.4 },
-  left: { yaw: -90, pitch: 5, distance: 2.4 },
-  right: { yaw: 90, pitch: 5, distance: 2.4 },
-  top: { yaw: 0, pitch: 85, distance: 2.4 },
-  'three-quarter': { yaw: 25, pitch: 12, distance: 2.4 },
-};
 
 export function defaultState(): AppState {
   return {
@@ -167,6 +138,8 @@ export function defaultState(): AppState {
     lookAt: 0,
     wander: false,
     crowdPath: 'baked',
+    crowdLayout: 'grid',
+    crowdTint: true,
     cull: true,
     lod: true,
     crowdModels: [],
@@ -281,22 +254,9 @@ export function applyParams(state: AppState, params: Record<string, string | num
         else state.detail = value.toLowerCase();
         break;
       case 'camera': {
-        const preset = CAMERA_PRESETS[value];
-        if (preset) {
-          state.camera = { ...preset };
-          break;
-        }
-        if (value === '' || value === 'auto') {
-          state.camera = null;
-          break;
-        }
-        const parts = value.split(',').map(Number);
-        if ((parts.length !== 3 && parts.length !== 6) || parts.some((x) => !Number.isFinite(x)) || parts[2]! <= 0) {
-          bad(key, raw, `expected yaw,pitch,distance[,tx,ty,tz] (degrees, degrees, model radii > 0, target in model units) or one of ${Object.keys(CAMERA_PRESETS).join(', ')}`);
-        } else {
-          state.camera = { yaw: parts[0]!, pitch: parts[1]!, distance: parts[2]! };
-          if (parts.length === 6) state.camera.target = [parts[3]!, parts[4]!, parts[5]!];
-        }
+        const camera = parseCamera(value);
+        if (typeof camera === 'string') bad(key, raw, camera);
+        else state.camera = camera;
         break;
       }
       case 'morph': {
@@ -331,6 +291,16 @@ export function applyParams(state: AppState, params: Record<string, string | num
         if (!(CROWD_PATHS as readonly string[]).includes(value)) bad(key, raw, `unknown crowd path; one of ${CROWD_PATHS.join(', ')}`);
         else state.crowdPath = value as CrowdPath;
         break;
+      case 'crowdLayout':
+        if (!(CROWD_LAYOUTS as readonly string[]).includes(value)) bad(key, raw, `unknown crowd layout; one of ${CROWD_LAYOUTS.join(', ')}`);
+        else state.crowdLayout = value as CrowdLayout;
+        break;
+      case 'crowdTint': {
+        const on = parseSwitch(value, raw);
+        if (on === null) bad(key, raw, 'expected 1 (a tint per crowd instance, default) or 0');
+        else state.crowdTint = on;
+        break;
+      }
       case 'cull': {
         const on = parseSwitch(value, raw);
         if (on === null) bad(key, raw, 'expected 1 (cull crowd instances outside the view, default) or 0');

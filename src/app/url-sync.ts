@@ -65,6 +65,8 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.crowd !== DEFAULTS.crowd) put('crowd', String(s.crowd));
   if (s.crowd > 1 && s.wander) put('wander', '1');
   if (s.crowdPath !== DEFAULTS.crowdPath) put('crowdPath', s.crowdPath);
+  if (s.crowdLayout !== DEFAULTS.crowdLayout) put('crowdLayout', s.crowdLayout);
+  if (!s.crowdTint) put('crowdTint', '0');
   if (!s.cull) put('cull', '0');
   if (!s.lod) put('lod', '0');
   if (linkable && s.crowdModels.length > 0) put('crowdModels', s.crowdModels.join(','));

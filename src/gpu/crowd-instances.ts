@@ -1,22 +1,23 @@
 import type { MeshBuffers } from './mesh-buffers.ts';
 import { ATTRIB } from './programs.ts';
 
-/** Floats per instance: offset x, offset z, clip time offset (s), speed, clip index. */
-export const INSTANCE_FLOATS = 5;
+/** Floats per instance: offset x, offset z, clip time offset (s), speed, clip index, yaw (radians), tint r, g, b. */
+export const INSTANCE_FLOATS = 9;
 
 /**
  * Crowd mode's per-instance data (NVIDIA SkinnedInstancing's instance buffer): one buffer of
  * INSTANCE_FLOATS floats per drawn instance, read by glsl/include/crowd_pars.glsl as a_crowdPlace (vec4:
- * model-space offset x, offset z, clip time offset, speed) and a_crowdClip (float: baked clip index), both
- * with vertexAttribDivisor 1; and one vertex array per mesh with the mesh's own vertex attributes and
- * index buffer plus those two. `data` is the buffer's CPU copy (instance slot j at j · INSTANCE_FLOATS);
+ * model-space offset x, offset z, clip time offset, speed, at byte 0), a_crowdClip (float: baked clip
+ * index, byte 16) and a_crowdLook (vec4: yaw about +y in radians, tint r, g, b; byte 20), all with
+ * vertexAttribDivisor 1; and one vertex array per mesh with the mesh's own vertex attributes and index
+ * buffer plus those three. `data` is the buffer's CPU copy (instance slot j at j · INSTANCE_FLOATS);
  * the caller writes it and calls upload(count) with the slots that changed (bufferSubData of those only).
  * Capacity grows (reallocating buffer and array) only in reserve(), never per frame. Owns its handles;
  * dispose() deletes them (not the meshes' buffers).
  *
  * Distance LOD: setLevels() adds the lighter levels' meshes, each mesh of each level with its own vertex
  * array on the same instance buffer. WebGL2 has no base instance, so levelVao(level, m, firstSlot) re-points
- * that array's two instance attributes at slot `firstSlot` (two vertexAttribPointer calls, only when the
+ * that array's three instance attributes at slot `firstSlot` (three vertexAttribPointer calls, only when the
  * slot changed): an instanced draw through it then reads that level's range of the buffer.
  */
 export class CrowdInstances {
@@ -76,6 +77,7 @@ export class CrowdInstances {
     const stride = INSTANCE_FLOATS * 4;
     gl.vertexAttribPointer(ATTRIB.a_crowdPlace, 4, gl.FLOAT, false, stride, first * stride);
     gl.vertexAttribPointer(ATTRIB.a_crowdClip, 1, gl.FLOAT, false, stride, first * stride + 16);
+    gl.vertexAttribPointer(ATTRIB.a_crowdLook, 4, gl.FLOAT, false, stride, first * stride + 20);
   }
 
   /** Makes room for `count` instances (grows, never shrinks; the data is kept). Allocates; not per frame. */
@@ -133,6 +135,9 @@ export class CrowdInstances {
       gl.enableVertexAttribArray(ATTRIB.a_crowdClip);
       gl.vertexAttribPointer(ATTRIB.a_crowdClip, 1, gl.FLOAT, false, stride, 16);
       gl.vertexAttribDivisor(ATTRIB.a_crowdClip, 1);
+      gl.enableVertexAttribArray(ATTRIB.a_crowdLook);
+      gl.vertexAttribPointer(ATTRIB.a_crowdLook, 4, gl.FLOAT, false, stride, 20);
+      gl.vertexAttribDivisor(ATTRIB.a_crowdLook, 1);
       gl.bindVertexArray(null);
       vaos.push(vao);
     }

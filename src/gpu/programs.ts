@@ -50,6 +50,7 @@ export const ATTRIB = {
   // Crowd mode (no morph targets there): the per-instance attributes, divisor 1 (gpu/crowd-instances.ts).
   a_crowdPlace: 6,
   a_crowdClip: 7,
+  a_crowdLook: 8,
 } as const;
 
 /** First attribute of the morph slot pairs: slot s uses MORPH_SLOT_LOCATION + 2s (position) and + 2s + 1 (normal). */

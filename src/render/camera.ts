@@ -15,6 +15,8 @@ export class OrbitCamera {
   aspect = 1;
   near = 0.01;
   far = 100;
+  /** The far plane reaches at least this far (world units; 0: only its usual 20 distances): a view across a wide crowd. */
+  reach = 0;
 
   readonly view = mat4.create();
   readonly projection = mat4.create();
@@ -74,7 +76,7 @@ export class OrbitCamera {
   }
 
   /** The inputs of the last update(); update() returns early when none changed (no work, no garbage). */
-  private readonly lastInputs = new Float64Array(8).fill(NaN);
+  private readonly lastInputs = new Float64Array(9).fill(NaN);
 
   /** Recomputes view, projection and position from yaw, pitch, distance, target, fov and aspect. */
   update(): void {
@@ -87,7 +89,8 @@ export class OrbitCamera {
       last[4] === this.target[1] &&
       last[5] === this.target[2] &&
       last[6] === this.aspect &&
-      last[7] === this.fovYDeg
+      last[7] === this.fovYDeg &&
+      last[8] === this.reach
     ) {
       return;
     }
@@ -99,6 +102,7 @@ export class OrbitCamera {
     last[5] = this.target[2]!;
     last[6] = this.aspect;
     last[7] = this.fovYDeg;
+    last[8] = this.reach;
     const yaw = (this.yawDeg * Math.PI) / 180;
     const pitch = (this.pitchDeg * Math.PI) / 180;
     const c = Math.cos(pitch);
@@ -109,7 +113,7 @@ export class OrbitCamera {
       this.target[2]! + this.distance * c * Math.cos(yaw),
     );
     this.near = Math.max(this.distance * 0.01, 1e-4);
-    this.far = this.distance * 20;
+    this.far = Math.max(this.distance * 20, this.reach);
     mat4.lookAt(this.view, this.position, this.target, UP);
     mat4.perspective(this.projection, (this.fovYDeg * Math.PI) / 180, this.aspect, this.near, this.far);
     mat4.multiply(this.viewProj, this.projection, this.view);

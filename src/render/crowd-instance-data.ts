@@ -1,8 +1,10 @@
 import { INSTANCE_FLOATS, type CrowdInstances } from '../gpu/crowd-instances.ts';
 import { compactInstances, frustumPlanes } from './crowd-cull.ts';
 import { levelForDistance2, MAX_LOD_LEVELS, sortByLevel } from './crowd-lod.ts';
-import { crowdOffset, crowdPhase } from './crowd-layout.ts';
+import { crowdOffset, crowdPhase, type CrowdLayout } from './crowd-layout.ts';
 import { mixedSpeed } from './crowd-mix.ts';
+import { PLAZA_SEED, plazaLayout } from './crowd-plaza.ts';
+import { crowdTint } from './crowd-tint.ts';
 
 /** What one crowd frame draws: the instances, their layout and the culling switch. */
 export interface CrowdInstanceFrame {
@@ -10,6 +12,16 @@ export interface CrowdInstanceFrame {
   count: number;
   /** Grid spacing, model units (crowd-layout.ts); ignored in wander mode. */
   spacing: number;
+  /** Where the instances stand (crowd-layout.ts): the grid, or the plaza with a heading each; ignored in wander mode. */
+  layout: CrowdLayout;
+  /**
+   * The model's own facing (radians, the floor direction (sin a, cos a) it faces as modelled) and the floor
+   * point (x, z) it turns about: a plaza heading h becomes the yaw h − facing about that point.
+   */
+  facing: number;
+  pivot: ArrayLike<number>;
+  /** Per-instance tint (crowd-tint.ts) on; off writes white. */
+  tint: boolean;
   /** Wander mode: every offset 0 (the palettes carry the places), nothing culled. */
   wander: boolean;
   /** Frustum-cull against `viewProj` (model space = world space in crowd mode). */
@@ -37,17 +49,25 @@ export interface CrowdInstanceFrame {
 }
 
 /**
- * Crowd mode's instance list (render side of gpu/crowd-instances.ts): each instance's grid offset
- * (crowd-layout.ts, recomputed when N or the spacing changes), the culling of their bounding spheres
- * against the camera (crowd-cull.ts) and the compacted order (the live instances first, in instance order,
- * then the culled), and the instance buffer's contents in that order: slot j holds instance order[j] as
- * (offset x, offset z, phase · duration (baked; else 0), speed (1; a mixed crowd's own), clip (baked; else 0)).
- * A mixed crowd's model draws only its `members` (global indices: order[] holds those). update() rewrites
+ * Crowd mode's instance list (render side of gpu/crowd-instances.ts): each instance's offset and yaw
+ * (crowd-layout.ts's grid with yaw 0, or crowd-plaza.ts's places and headings; recomputed when N, the
+ * spacing, the layout or the model's facing or pivot changes, never per frame) and tint (crowd-tint.ts),
+ * the culling of their bounding spheres against the camera (crowd-cull.ts) and the compacted order (the
+ * live instances first, in instance order, then the culled), and the instance buffer's contents in that
+ * order: slot j holds instance order[j] as (offset x, offset z, phase · duration (baked; else 0), speed (1; a
+ * mixed crowd's own), clip (baked; else 0), yaw, tint r, g, b). A mixed crowd's model draws only its `members`
+ * (global indices: order[] holds those). The vertex stage turns the skinned vertex by the yaw about the
+ * model origin, then adds the offset; a plaza place p of heading h therefore gets yaw h − facing and offset
+ * p + c − R(yaw)·c (c the pivot), so the model turns about its pivot, which lands on p + c.
+ * Culling and the LOD distance use the clip sphere turned the same way: its centre s moves to
+ * R(yaw)·s + offset (sphereOffsets: offset + R(yaw)·s − s per instance, recomputed when the layout or the
+ * sphere's centre changes: a clip change), its radius unchanged. update() rewrites
  * only slots whose values changed and uploads the changed range (bufferSubData), so a still camera and
  * crowd upload nothing. With `lodLevels` > 1 the live instances are then sorted by level (the distance
  * from the camera to their sphere's centre, crowd-lod.ts), stably: level l's instances fill slots
  * [levelStarts[l], levelStarts[l + 1]); with `all` the culled slots after them are sorted the same way
- * (castStarts), so the shadow casters draw each instance at its level too. Allocates only when N outgrows its arrays.
+ * (castStarts), so the shadow casters draw each instance at its level too. Allocates only when N outgrows its
+ * arrays, and a plaza its search grid when its places are rebuilt.
  */
 export class CrowdInstanceData {
   /** Compacted order: order[j] is the instance drawn in slot j. */
@@ -56,9 +76,14 @@ export class CrowdInstanceData {
   live = 0;
   /** Slots filled this frame (live, or N with `all`). */
   slots = 0;
-  private offsets = new Float32Array(0);
-  private offsetsCount = -1;
-  private offsetsSpacing = NaN;
+  /** Per instance (offset x, offset z, yaw). */
+  private places = new Float32Array(0);
+  /** Per instance the turned sphere centre's floor shift (x, z) from the unturned one at the origin. */
+  private sphereOffsets = new Float32Array(0);
+  /** Per instance (r, g, b). */
+  private tints = new Float32Array(0);
+  /** The inputs the places were built for: count, spacing, layout (0 grid, 1 plaza), facing, pivot x, z; and the sphere centre x, z of sphereOffsets. */
+  private readonly built = new Float64Array(8).fill(NaN);
   /** First slot of each drawn level (levelStarts[levels] = live); levels = 1 without LOD. */
   readonly levelStarts = new Int32Array(MAX_LOD_LEVELS + 1);
   /**
@@ -72,35 +97,83 @@ export class CrowdInstanceData {
   private readonly planes = new Float32Array(24);
   private readonly cell = [0, 0, 0];
 
-  private layout(count: number, spacing: number): void {
-    if (this.offsetsCount === count && this.offsetsSpacing === spacing) return;
-    if (this.offsets.length < count * 2) {
-      this.offsets = new Float32Array(count * 2);
+  /** Builds the places (and tints) when an input changed, and the sphere offsets when those or the sphere's centre did. */
+  private layout(count: number, spacing: number, plaza: boolean, facing: number, pivotX: number, pivotZ: number, sx: number, sz: number): void {
+    const b = this.built;
+    const kind = plaza ? 1 : 0;
+    let moved = false;
+    if (b[0] !== count || b[1] !== spacing || b[2] !== kind || b[3] !== facing || b[4] !== pivotX || b[5] !== pivotZ) {
+      this.buildPlaces(count, spacing, plaza, facing, pivotX, pivotZ);
+      b[0] = count;
+      b[1] = spacing;
+      b[2] = kind;
+      b[3] = facing;
+      b[4] = pivotX;
+      b[5] = pivotZ;
+      moved = true;
+    }
+    if (!moved && b[6] === sx && b[7] === sz) return;
+    b[6] = sx;
+    b[7] = sz;
+    const p = this.places;
+    const so = this.sphereOffsets;
+    for (let i = 0; i < count; i++) {
+      const cs = Math.cos(p[3 * i + 2]!);
+      const sn = Math.sin(p[3 * i + 2]!);
+      so[2 * i] = p[3 * i]! + cs * sx + sn * sz - sx;
+      so[2 * i + 1] = p[3 * i + 1]! - sn * sx + cs * sz - sz;
+    }
+  }
+
+  /** Allocates when N outgrows the arrays; the plaza allocates its search grid (crowd-plaza.ts). */
+  private buildPlaces(count: number, spacing: number, plaza: boolean, facing: number, pivotX: number, pivotZ: number): void {
+    if (this.places.length < count * 3) {
+      this.places = new Float32Array(count * 3);
+      this.sphereOffsets = new Float32Array(count * 2);
+      this.tints = new Float32Array(count * 3);
       this.order = new Int32Array(count);
       this.levelOf = new Uint8Array(count);
       this.scratch = new Int32Array(count);
     }
-    const c = this.cell;
-    for (let i = 0; i < count; i++) {
-      crowdOffset(i, count, spacing, c);
-      this.offsets[2 * i] = c[0]!;
-      this.offsets[2 * i + 1] = c[2]!;
+    const p = this.places;
+    if (plaza) {
+      plazaLayout(count, spacing, PLAZA_SEED, p);
+      for (let i = 0; i < count; i++) {
+        const yaw = p[3 * i + 2]! - facing;
+        const cs = Math.cos(yaw);
+        const sn = Math.sin(yaw);
+        // R(yaw) about y: (x, z) → (cos · x + sin · z, −sin · x + cos · z), as crowd_pars.glsl crowdTurn.
+        p[3 * i] += pivotX - (cs * pivotX + sn * pivotZ);
+        p[3 * i + 1] += pivotZ - (-sn * pivotX + cs * pivotZ);
+        p[3 * i + 2] = yaw;
+      }
+    } else {
+      const c = this.cell;
+      for (let i = 0; i < count; i++) {
+        crowdOffset(i, count, spacing, c);
+        p[3 * i] = c[0]!;
+        p[3 * i + 1] = c[2]!;
+        p[3 * i + 2] = 0;
+      }
     }
-    this.offsetsCount = count;
-    this.offsetsSpacing = spacing;
+    for (let i = 0; i < count; i++) crowdTint(i, this.tints, 3 * i);
   }
 
   /** Culls, compacts and brings the instance buffer up to date for frame `f`; returns the bytes uploaded. */
   update(instances: CrowdInstances, f: CrowdInstanceFrame): number {
     const count = f.count;
     const spacing = f.wander ? 0 : f.spacing;
-    this.layout(count, spacing);
+    const plaza = !f.wander && f.layout === 'plaza';
+    // An unbounded sphere (no clip, the bind pose) is never culled: its centre does not matter.
+    const sx = Number.isFinite(f.sphere[3]!) ? f.sphere[0]! : 0;
+    const sz = Number.isFinite(f.sphere[3]!) ? f.sphere[2]! : 0;
+    this.layout(count, spacing, plaza, plaza ? f.facing : 0, plaza ? f.pivot[0]! : 0, plaza ? f.pivot[1]! : 0, sx, sz);
     const order = this.order;
     const members = f.members;
     const n = members === null ? count : Math.min(f.memberCount, count);
     if (f.cull && !f.wander) {
       frustumPlanes(f.viewProj, this.planes);
-      this.live = compactInstances(this.planes, f.sphere, f.sphere[3]!, this.offsets, n, order, members);
+      this.live = compactInstances(this.planes, f.sphere, f.sphere[3]!, this.sphereOffsets, n, order, members);
     } else {
       for (let k = 0; k < n; k++) order[k] = members === null ? k : members[k]!;
       this.live = n;
@@ -113,19 +186,32 @@ export class CrowdInstanceData {
     let lo = slots;
     let hi = -1;
     const clip = f.baked ? f.clip : 0;
+    const p = this.places;
+    const tints = this.tints;
     for (let j = 0; j < slots; j++) {
       const i = order[j]!;
       const o = j * INSTANCE_FLOATS;
-      const x = this.offsets[2 * i]!;
-      const z = this.offsets[2 * i + 1]!;
+      const x = p[3 * i]!;
+      const z = p[3 * i + 1]!;
+      const yaw = p[3 * i + 2]!;
       const phase = f.baked ? Math.fround(crowdPhase(i, f.duration)) : 0;
       const speed = members === null ? 1 : Math.fround(mixedSpeed(i));
-      if (data[o] !== x || data[o + 1] !== z || data[o + 2] !== phase || data[o + 3] !== speed || data[o + 4] !== clip) {
+      const r = f.tint ? tints[3 * i]! : 1;
+      const g = f.tint ? tints[3 * i + 1]! : 1;
+      const bl = f.tint ? tints[3 * i + 2]! : 1;
+      if (
+        data[o] !== x || data[o + 1] !== z || data[o + 2] !== phase || data[o + 3] !== speed || data[o + 4] !== clip ||
+        data[o + 5] !== yaw || data[o + 6] !== r || data[o + 7] !== g || data[o + 8] !== bl
+      ) {
         data[o] = x;
         data[o + 1] = z;
         data[o + 2] = phase;
         data[o + 3] = speed;
         data[o + 4] = clip;
+        data[o + 5] = yaw;
+        data[o + 6] = r;
+        data[o + 7] = g;
+        data[o + 8] = bl;
         if (j < lo) lo = j;
         hi = j;
       }
@@ -155,9 +241,9 @@ export class CrowdInstanceData {
     const c = f.sphere;
     for (let j = 0; j < end; j++) {
       const i = order[j]!;
-      const dx = c[0]! + this.offsets[2 * i]! - e[0]!;
+      const dx = c[0]! + this.sphereOffsets[2 * i]! - e[0]!;
       const dy = c[1]! - e[1]!;
-      const dz = c[2]! + this.offsets[2 * i + 1]! - e[2]!;
+      const dz = c[2]! + this.sphereOffsets[2 * i + 1]! - e[2]!;
       levelOf[i] = levelForDistance2(dx * dx + dy * dy + dz * dz, f.lodSwitches2, levels);
     }
     sortByLevel(order, live, levelOf, levels, starts, this.scratch);

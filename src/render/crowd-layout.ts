@@ -2,7 +2,7 @@
  * Crowd mode's placement and timing, pure (no WebGL; tested in Node). The vertex stage repeats the
  * placement maths from gl_InstanceID (glsl/include/crowd_pars.glsl); keep the two in step.
  *
- * Layout: instance i sits at column i mod C, row ⌊i / C⌋ with C = ⌈√N⌉ columns and R = ⌈N / C⌉ rows,
+ * Layout (`grid`, the default; `plaza`: crowd-plaza.ts): instance i sits at column i mod C, row ⌊i / C⌋ with C = ⌈√N⌉ columns and R = ⌈N / C⌉ rows,
  * spaced `spacing` model units apart on the floor plane (model-space x and z; y is up), the grid centred on
  * the model's own origin. Columns run from +x to −x and rows from +z to −z, so instance 0 is the corner
  * nearest the default camera (yaw 25°, on the +x +z side) and an instanced draw goes roughly front to
@@ -12,6 +12,15 @@
  * Phase: instance i plays the clip at t + frac(i · φ) · duration (φ the golden ratio's fractional part),
  * wrapped into [0, duration): deterministic, and any N instances spread evenly over the cycle.
  */
+
+import { plazaRadius } from './crowd-plaza.ts';
+
+/**
+ * Where a crowd stands (`crowdLayout`): `grid` (this file's crowdOffset, everyone facing as modelled) or
+ * `plaza` (crowd-plaza.ts: jittered, in groups and lines, each with a heading).
+ */
+export const CROWD_LAYOUTS = ['grid', 'plaza'] as const;
+export type CrowdLayout = (typeof CROWD_LAYOUTS)[number];
 
 /** Largest crowd the app draws (the GUI slider's and the `crowd` key's upper bound). */
 export const MAX_CROWD = 10000;
@@ -68,6 +77,20 @@ export function crowdHalfExtent(count: number, spacing: number, out: number[]): 
   const { columns, rows } = crowdGrid(count);
   out[0] = ((columns - 1) / 2) * spacing;
   out[1] = ((rows - 1) / 2) * spacing;
+}
+
+/**
+ * Half the extent along x and z (model units) of the places of `layout`, for framing, the floor and the
+ * shadow map's box, which grow the model's box (`min`, `max`, about its centre) by it: the grid's; or the
+ * plaza's radius on both axes plus what turning the model's box about its centre adds to it (its floor
+ * half-diagonal less its smaller floor half extent).
+ */
+export function layoutHalfExtent(layout: CrowdLayout, count: number, spacing: number, min: ArrayLike<number>, max: ArrayLike<number>, out: number[]): void {
+  if (layout === 'plaza') {
+    const hx = (max[0]! - min[0]!) / 2;
+    const hz = (max[2]! - min[2]!) / 2;
+    out[0] = out[1] = plazaRadius(count, spacing) + Math.hypot(hx, hz) - Math.min(hx, hz);
+  } else crowdHalfExtent(count, spacing, out);
 }
 
 /** Instance i's phase as a clip time offset: frac(i · φ) · duration (crowdTime(i, t, d) = (t + crowdPhase(i, d)) wrapped). */

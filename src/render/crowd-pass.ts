@@ -2,7 +2,7 @@ import type { AnimPlayer } from '../anim/player.ts';
 import type { ProgramCache } from '../gpu/programs.ts';
 import { clampInfluences } from '../techniques/influences.ts';
 import type { OrbitCamera } from './camera.ts';
-import { crowdHalfExtent } from './crowd-layout.ts';
+import { layoutHalfExtent } from './crowd-layout.ts';
 import type { LodLevelInput } from './crowd-lod-set.ts';
 import { assignModels, MAX_CROWD_MODELS, standingTransform, unwrapTime } from './crowd-mix.ts';
 import { BAKE_CLIPS, crowdVariant, type CrowdVariant } from './crowd-programs.ts';
@@ -70,7 +70,7 @@ export class CrowdPass {
   private readonly assigned = [-1, -1];
   private variant: CrowdVariant | null = null;
   private readonly frame: SubCrowdFrame = {
-    count: 1, spacing: 1, wander: false, cull: true, viewProj: IDENTITY_MODEL, eye: IDENTITY_MODEL,
+    count: 1, spacing: 1, layout: 'grid', facing: 0, pivot: IDENTITY_MODEL, tint: true, wander: false, cull: true, viewProj: IDENTITY_MODEL, eye: IDENTITY_MODEL,
     baked: false, bindPose: false, all: false, lod: false, fovYDeg: 40, viewportPx: 1,
   };
   private readonly crowdUniforms = {
@@ -248,6 +248,14 @@ export class CrowdPass {
     const f = this.frame;
     f.count = count;
     f.spacing = opts.crowdSpacing;
+    f.layout = opts.crowdLayout;
+    f.facing = opts.crowdFacing;
+    f.pivot = opts.crowdPivot;
+    f.tint = opts.crowdTint;
+    f.layout = opts.crowdLayout;
+    f.facing = opts.crowdFacing;
+    f.pivot = opts.crowdPivot;
+    f.tint = opts.crowdTint;
     f.wander = opts.wander;
     f.cull = opts.cull;
     f.viewProj = camera.viewProj;
@@ -299,9 +307,9 @@ export class CrowdPass {
     cu.u_crowdBindPose = opts.bindPose ? 1 : 0;
 
     if (v.caster) {
-      // The light frustum holds the whole crowd: the model's box grown by the grid's (or the wander square's) half extents.
+      // The light frustum holds the whole crowd: the model's box grown by the grid's, the plaza's (or the wander square's) half extents.
       if (opts.wander) _halfExtent[0] = _halfExtent[1] = wanderHalfExtent(count, opts.wanderSpacing);
-      else crowdHalfExtent(count, opts.crowdSpacing, _halfExtent);
+      else layoutHalfExtent(opts.crowdLayout, count, opts.crowdSpacing, model.framing.min, model.framing.max, _halfExtent);
       crowdBox(model, _halfExtent[0]!, _halfExtent[1]!, _boxMin, _boxMax);
       this.shadowPass.fitBox(_boxMin, _boxMax);
       this.drawCasters(v, baked, models, out);

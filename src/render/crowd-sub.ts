@@ -4,6 +4,7 @@ import { subsetDraws } from '../techniques/mesh-state.ts';
 import type { DrawRange } from '../techniques/technique.ts';
 import { CrowdModel } from './crowd.ts';
 import { CrowdInstanceData, type CrowdInstanceFrame } from './crowd-instance-data.ts';
+import type { CrowdLayout } from './crowd-layout.ts';
 import { drawCrowdCasters, type CrowdCasterInput } from './crowd-casters.ts';
 import { CrowdLodSet } from './crowd-lod-set.ts';
 import { MAX_LOD_LEVELS } from './crowd-lod.ts';
@@ -20,6 +21,11 @@ const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
 export interface SubCrowdFrame {
   count: number;
   spacing: number;
+  /** The layout (crowd-layout.ts), the loaded model's facing and pivot (a plaza turns every model about them) and the tint switch. */
+  layout: CrowdLayout;
+  facing: number;
+  pivot: ArrayLike<number>;
+  tint: boolean;
   wander: boolean;
   cull: boolean;
   viewProj: ArrayLike<number>;
@@ -68,7 +74,7 @@ export class SubCrowd {
   /** The caster pass's input (its levels and texture refilled per frame). */
   private readonly casters: CrowdCasterInput;
   private readonly frame: CrowdInstanceFrame = {
-    count: 1, spacing: 1, wander: false, cull: true, viewProj: NO_SPHERE, sphere: NO_SPHERE,
+    count: 1, spacing: 1, layout: 'grid', facing: 0, pivot: NO_SPHERE, tint: true, wander: false, cull: true, viewProj: NO_SPHERE, sphere: NO_SPHERE,
     baked: false, clip: 0, duration: 0, all: false, members: null, memberCount: 0,
     lodLevels: 1, lodSwitches2: NO_SPHERE, eye: NO_SPHERE,
   };
@@ -128,6 +134,10 @@ export class SubCrowd {
     const d = this.frame;
     d.count = f.count;
     d.spacing = f.spacing;
+    d.layout = f.layout;
+    d.facing = f.facing;
+    d.pivot = f.pivot;
+    d.tint = f.tint;
     d.wander = f.wander;
     d.cull = f.cull;
     d.viewProj = f.viewProj;

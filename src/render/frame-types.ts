@@ -5,6 +5,7 @@ import { MAX_CROWD_MODELS } from './crowd-mix.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { MorphPath } from './morph-runtime.ts';
 import type { ViewId } from './views.ts';
+import type { CrowdLayout } from './crowd-layout.ts';
 
 /**
  * What a frame is drawn with (RenderOptions, filled by the app from AppState) and what drawing it cost
@@ -34,6 +35,16 @@ export interface RenderOptions {
   crowd: number;
   /** Crowd grid spacing (model units, crowd-layout.ts crowdSpacing); 0 in wander mode (no grid offsets). */
   crowdSpacing: number;
+  /** Where the crowd stands: `grid`, or `plaza` (crowd-plaza.ts: jittered, groups and lines, a heading each). */
+  crowdLayout: CrowdLayout;
+  /**
+   * Plaza: the model's own facing (radians: it faces the floor direction (sin a, cos a) as modelled) and the
+   * floor point (x, z) an instance turns about (crowd-instance-data.ts).
+   */
+  crowdFacing: number;
+  crowdPivot: Float32Array;
+  /** Crowd mode: a tint per instance multiplied into the base colour (crowd-tint.ts). */
+  crowdTint: boolean;
   /**
    * Crowd mode only: every instance walks about the floor with its own animation controller
    * (anim/wander.ts), its place and heading baked into its palettes; the instanced draw adds no offset.

@@ -1,30 +1,39 @@
 import type { Controller, GUI } from 'lil-gui';
 import type { App } from '../app/app.ts';
 import type { AppState } from '../app/state.ts';
-import { MAX_CROWD } from '../render/crowd-layout.ts';
+import { CROWD_LAYOUTS, MAX_CROWD } from '../render/crowd-layout.ts';
 
-/** The panel's crowd values (the Panel's proxy object). */
+/** The panel's crowd values (part of the Panel's proxy object). */
 interface CrowdProxy {
   crowd: number;
   crowdPath: string;
+  crowdLayout: string;
+  crowdTint: boolean;
   cull: boolean;
   lod: boolean;
   /** `crowdModels` as text: ids or URLs, comma-separated. */
   crowdModels: string;
 }
 
-/** Copies the state's crowd values into the panel's proxy. */
+/** The crowd values of a fresh panel proxy (the state's defaults). Allocates; once per panel. */
+export function crowdProxy(): CrowdProxy {
+  return { crowd: 1, crowdPath: 'baked', crowdLayout: 'grid', crowdTint: true, cull: true, lod: true, crowdModels: '' };
+}
+
+/** Copies the state's crowd values into the panel's proxy (the controllers then show them). */
 export function syncCrowdProxy(p: CrowdProxy, s: AppState): void {
   p.crowd = s.crowd;
   p.crowdPath = s.crowdPath;
+  p.crowdLayout = s.crowdLayout;
+  p.crowdTint = s.crowdTint;
   p.cull = s.cull;
   p.lod = s.lod;
   p.crowdModels = s.crowdModels.join(',');
 }
 
 /**
- * The Rendering folder's crowd controls: the instance count, the crowd path, culling, the distance LOD and the
- * models of a mixed crowd,
+ * The Rendering folder's crowd controls: the instance count, the crowd path, the layout, the tint, culling, the
+ * distance LOD and the models of a mixed crowd,
  * each setting the app's state through `app.set` (docs/crowds.md says what they do); the panel's proxy
  * keeps their values in step with the state. Returns the count slider.
  */
@@ -36,6 +45,12 @@ export function addCrowdControls(folder: GUI, p: CrowdProxy, app: App): Controll
   folder.add(p, 'crowdPath', ['baked', 'cpu']).name('crowd path').onChange((v: string) => {
     void app.set({ crowdPath: v });
   }).domElement.title = 'baked: every clip\'s palettes baked once, each instance blends two baked frames at its own time in the vertex shader (no per-frame palette work); cpu: every visible instance\'s palette built and uploaded each frame (wander always uses it)';
+  folder.add(p, 'crowdLayout', [...CROWD_LAYOUTS]).name('crowd layout').onChange((v: string) => {
+    void app.set({ crowdLayout: v });
+  }).domElement.title = 'grid: rows and columns, every instance facing the same way; plaza: spread over a round plaza, jittered, in groups (facing their centre) and walking lines, each with its own heading; the camera stands at the plaza\'s edge at a person\'s height';
+  folder.add(p, 'crowdTint').name('crowd tint').onChange((v: boolean) => {
+    void app.set({ crowdTint: v });
+  }).domElement.title = 'A slightly different colour per instance (brightness and hue within about ±25 %), multiplied into the base colour';
   folder.add(p, 'cull').name('crowd culling').onChange((v: boolean) => {
     void app.set({ cull: v });
   }).domElement.title = 'Leave out crowd instances whose bounding sphere is outside the view (the shadow casters are never culled)';

@@ -7,7 +7,7 @@ import { TECHNIQUES } from '../techniques/index.ts';
 import { MORPH_PATHS } from '../anim/morph.ts';
 import { formatMorph } from '../app/state.ts';
 import { addCompareControl } from './compare-controls.ts';
-import { addCrowdControls, syncCrowdProxy } from './crowd-controls.ts';
+import { addCrowdControls, crowdProxy, syncCrowdProxy } from './crowd-controls.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
 import { mountExportGlb } from './export-glb.ts';
@@ -46,11 +46,7 @@ export class Panel {
     skeleton: false,
     grid: true,
     shadows: true,
-    crowd: 1,
-    crowdPath: 'baked',
-    cull: true,
-    lod: true,
-    crowdModels: '',
+    ...crowdProxy(),
     frame: (): void => this.app.frameModel(),
     help: (): void => this.onHelp(),
     savePicture: (): void => void savePicture(this.app),

@@ -87,6 +87,25 @@ describe('links: state → query string', () => {
     expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=100');
   });
 
+  it('carries the crowd layout and the tint switch, and reads them back; rejects an unknown layout or switch value', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    expect(state.crowdLayout).toBe('grid');
+    expect(state.crowdTint).toBe(true);
+    const search = '?model=tiny&crowd=300&crowdLayout=plaza&crowdTint=0';
+    expect(applyParams(state, paramsFromSearch(search))).toEqual([]);
+    expect(state.crowdLayout).toBe('plaza');
+    expect(state.crowdTint).toBe(false);
+    expect(`?${linkQuery({ state, model, caps }).query}`).toBe(search);
+    expect(applyParams(state, { crowdLayout: 'ring', crowdTint: 'maybe' }).length).toBe(2);
+    expect(state.crowdLayout).toBe('plaza');
+    expect(state.crowdTint).toBe(false);
+    expect(applyParams(state, { crowdLayout: 'grid', crowdTint: 1 })).toEqual([]);
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=300');
+  });
+
   it('paused in tracks mode, the link carries the controller clock (every track at t × speed), not track 0\'s wrapped time', () => {
     const model = tiny();
     const state = defaultState();
