@@ -39,5 +39,6 @@ export function frameProbe(f: FrameDrawer, model: LoadedModel): FrameProbe {
     drawCalls: () => f.figures.drawCalls,
     setup: () => f.figures.setupUs > 0,
     instances: () => f.figures.instancesDrawn,
+    triangles: () => f.figures.crowdTriangles,
   };
 }

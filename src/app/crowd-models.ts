@@ -121,16 +121,17 @@ export class CrowdModels {
   /**
    * info().crowdModels: the loaded model first (always ready), then each entry loaded or loading, with its
    * status, its instances in the last crowd frame `f` (0 outside a mixed crowd and until it is drawn), its
-   * triangles and, when it failed, why. Allocates.
+   * triangles, the status of its detail levels (`lod`: as info().lod.status; the loaded model's is info().lod's)
+   * and, when it failed, why. Allocates.
    */
-  facts(loaded: LoadedModel | null, f: FrameFigures): { id: string; status: string; instances: number; triangles: number; error?: string }[] {
-    const out: { id: string; status: string; instances: number; triangles: number; error?: string }[] = [];
+  facts(loaded: LoadedModel | null, f: FrameFigures): { id: string; status: string; instances: number; triangles: number; lod?: string; error?: string }[] {
+    const out: { id: string; status: string; instances: number; triangles: number; lod?: string; error?: string }[] = [];
     if (loaded === null) return out;
     out.push({ id: loaded.id, status: 'ready', instances: f.crowd > 1 ? f.instancesPerModel[0]! : 1, triangles: triangles(loaded.scene) });
     for (const e of this.entries) {
       const k = e.model === null ? -1 : this.mix.indexOf(e.model) + 1;
       const instances = f.crowd > 1 && k > 0 && k < f.crowdModels ? f.instancesPerModel[k]! : 0;
-      out.push(e.status === 'failed' ? { id: e.id, status: e.status, instances, triangles: e.triangles, error: e.error } : { id: e.id, status: e.status, instances, triangles: e.triangles });
+      out.push(e.status === 'failed' ? { id: e.id, status: e.status, instances, triangles: e.triangles, error: e.error } : { id: e.id, status: e.status, instances, triangles: e.triangles, lod: e.lod.status });
     }
     return out;
   }

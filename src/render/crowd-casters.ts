@@ -73,6 +73,7 @@ function casterRange(
         uniforms.applyMaterial(c.model, material, v.casterMaterial!);
       }
       gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
+      out.crowdTriangles += (draw.count / 3) * count;
       out.drawCalls++;
       out.meshDrawCalls++;
     }

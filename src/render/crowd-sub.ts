@@ -226,6 +226,7 @@ export class SubCrowd {
           uniforms.applyMaterial(model, material, v.litMaterial);
         }
         gl.drawElementsInstanced(gl.TRIANGLES, draw.count, gl.UNSIGNED_INT, draw.first * 4, count);
+        out.crowdTriangles += (draw.count / 3) * count;
         out.drawCalls++;
         out.meshDrawCalls++;
       }

@@ -92,6 +92,8 @@ export interface FrameFigures {
    * vertex count it says how many times each vertex was skinned.
    */
   skinnedVertices: number;
+  /** Crowd mode: triangles the crowd's instanced draws rasterised this frame (every pass: casters and camera; each draw's triangles × its instances). 0 outside crowds. */
+  crowdTriangles: number;
   /** Bytes a technique's own skinning pass wrote this frame (stream-out's transform feedback); 0 for the others. */
   feedbackBytes: number;
   /** Load-time costs of the technique's mesh state, summed over meshes. */
@@ -145,6 +147,7 @@ export function emptyFigures(): FrameFigures {
     setupWhat: '',
     passes: 0,
     skinnedVertices: 0,
+    crowdTriangles: 0,
     feedbackBytes: 0,
     groups: 0,
     duplicatedVertices: 0,
@@ -175,6 +178,7 @@ export function resetFigures(out: FrameFigures): void {
   out.uploadBytes = 0;
   out.passes = 0;
   out.skinnedVertices = 0;
+  out.crowdTriangles = 0;
   out.feedbackBytes = 0;
   out.groups = 0;
   out.duplicatedVertices = 0;

@@ -7,13 +7,13 @@ import { bestOf, measureWindow, type WindowResult } from './window.ts';
 
 /**
  * The crowd scenes of the in-page benchmark (`parts: 'scenes'`): whole crowd pages as a user opens them —
- * 10,000 tiny.x on the grid framed whole, with the generated detail levels and at full detail (`lod=0`),
- * each with shadows off and on. Unlike the crowd part (crowd.ts, which sweeps N against three.js), a scene
+ * 10,000 tiny.x on the grid framed whole, with the generated detail levels and at full detail (`lod=0`), and
+ * 10,000 mixed characters on the plaza seen from a person's height, each with shadows off and on. Unlike the crowd part (crowd.ts, which sweeps N against three.js), a scene
  * waits until its detail levels are ready (`info().lod.status` leaves 'loading': they are built in a
- * worker) before its windows, and records what the frame drew: triangles (each level's triangles, from
- * `info().lodLevels`, times its instances, from `stats().instancesPerLevel`; the shaded pass only), the
- * instances per level and the draw calls. Rows: `scene_<label>[_shadows]_{gpu_ms, frame_ms, submit_ms,
- * triangles, instances_drawn, level<L>_instances, draw_calls}`.
+ * worker) before its windows, and records what the frame drew: the triangles of the crowd's instanced draws
+ * (every pass: with shadows the casters' too), the instances per level (`stats().instancesPerLevel`, the
+ * loaded model's) and per model, and the draw calls. Rows: `scene_<label>[_shadows]_{gpu_ms, frame_ms,
+ * submit_ms, triangles, instances_drawn, level<L>_instances, model<M>_instances, draw_calls}`.
  */
 
 export interface CrowdScene {
@@ -28,6 +28,11 @@ export interface CrowdScene {
 export const CROWD_SCENES: readonly CrowdScene[] = [
   { label: 'grid_tiny_10000', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto' }, what: '10,000 tiny.x on the grid, framed whole, detail levels on' },
   { label: 'grid_tiny_10000_lod0', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: false, camera: 'auto' }, what: '10,000 tiny.x on the grid, framed whole, full detail (lod=0)' },
+  {
+    label: 'plaza_mixed_10000',
+    params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto', crowdLayout: 'plaza', crowdModels: 'walker,fox,robot' },
+    what: '10,000 on the plaza from a person\'s height: tiny.x, the Walker, the Fox and the glTF Robot mixed, detail levels on',
+  },
 ];
 
 export interface SceneResult {
@@ -35,10 +40,11 @@ export interface SceneResult {
   readonly shadows: boolean;
   readonly what: string;
   readonly w: WindowResult;
-  /** Triangles the shaded pass drew in the last frame. */
+  /** Triangles the crowd's instanced draws rasterised in the last frame (casters and camera pass). */
   readonly triangles: number;
-  /** Instances per drawn level, nearest first. */
+  /** Instances per drawn level, nearest first (the loaded model's), and per model (a mixed crowd). */
   readonly perLevel: number[];
+  readonly perModel: number[];
   /** The level table the frame drew from (info().lodLevels), or null without levels. */
   readonly levels: { detail: string; triangles: number; error: number }[] | null;
 }
@@ -48,15 +54,19 @@ export function sceneSteps(plan: BenchPlan): number {
   return plan.scenes ? CROWD_SCENES.length * 2 : 0;
 }
 
-/** Draws frames until the crowd's detail levels stop loading (at most `timeoutMs`); throws if they failed. */
+/** Draws frames until the crowd's models and their detail levels stop loading (at most `timeoutMs`); throws if one failed. */
 async function settleLevels(app: App, timeoutMs: number): Promise<void> {
   const probe = app.benchProbe();
   const t0 = performance.now();
   for (;;) {
     probe.draw(1 / 60, performance.now());
-    const lod = app.info().lod as { status: string; error: string };
+    const info = app.info();
+    const lod = info.lod as { status: string; error: string };
     if (lod.status === 'failed') throw new Error(`bench: the crowd's detail levels failed: ${lod.error}`);
-    if (lod.status !== 'loading') break;
+    const models = (info.crowdModels as { id: string; status: string; lod?: string; error?: string }[] | undefined) ?? [];
+    const failed = models.find((m) => m.status === 'failed');
+    if (failed) throw new Error(`bench: crowd model ${failed.id} failed: ${failed.error ?? ''}`);
+    if (lod.status !== 'loading' && models.every((m) => m.status !== 'loading' && m.lod !== 'loading')) break;
     if (performance.now() - t0 > timeoutMs) throw new Error(`bench: the crowd's detail levels were still loading after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -77,14 +87,12 @@ export async function benchScenes(app: App, timer: GpuTimer, plan: BenchPlan, st
       if (plan.framesFor) k = plan.framesFor((await measureWindow(app.gl, timer, probe, 1)).wallMs);
       for (let r = 0; r < plan.windows; r++) windows.push(await measureWindow(app.gl, timer, probe, k));
       const table = (app.info().lodLevels as { levels: { detail: string; triangles: number; error: number }[] } | null)?.levels ?? null;
-      const perLevel = [...app.stats().instancesPerLevel];
-      let triangles = 0;
-      const full = (app.info().triangles as number | undefined) ?? 0;
-      perLevel.forEach((n, l) => (triangles += n * (table ? table[l]!.triangles : full)));
-      out.push({ label: scene.label, shadows, what: scene.what, w: bestOf(windows), triangles, perLevel, levels: table });
+      const best = bestOf(windows);
+      const stats = app.stats();
+      out.push({ label: scene.label, shadows, what: scene.what, w: best, triangles: best.triangles, perLevel: [...stats.instancesPerLevel], perModel: [...(stats.instancesPerModel ?? [])], levels: table });
     }
   }
-  await app.set({ crowd: 1, shadows: false });
+  await app.set({ crowd: 1, shadows: false, crowdModels: '', crowdLayout: 'grid' });
   return out;
 }
 
@@ -95,11 +103,12 @@ export function sceneRows(results: readonly SceneResult[], run: RunNote): Metric
     const p = `scene_${s.label}${s.shadows ? '_shadows' : ''}`;
     const what = `${s.what}${s.shadows ? ', shadows on' : ''}`;
     rows.push(...windowRows(p, s.w, what, run, false));
-    rows.push({ name: `${p}_triangles`, value: s.triangles, unit: 'count', note: 'triangles of the shaded pass in the last frame: each level\'s triangles × its instances' });
+    rows.push({ name: `${p}_triangles`, value: s.triangles, unit: 'count', note: 'triangles of the crowd\'s instanced draws in the last frame, every pass (shadow casters included)' });
     rows.push({ name: `${p}_instances_drawn`, value: s.w.instances, unit: 'count', note: 'instances drawn in the last frame (after culling)' });
     s.perLevel.forEach((n, l) =>
       rows.push({ name: `${p}_level${l}_instances`, value: n, unit: 'count', note: `instances drawn at level ${s.levels?.[l]?.detail ?? l} (error ${s.levels?.[l]?.error ?? 0} model units)` }),
     );
+    if (s.perModel.length > 1) s.perModel.forEach((n, m) => rows.push({ name: `${p}_model${m}_instances`, value: n, unit: 'count', note: 'camera-pass instances of model M (0: the loaded model, then crowdModels in order)' }));
     rows.push({ name: `${p}_draw_calls`, value: s.w.drawCalls, unit: 'count', note: 'draw calls per frame, floor and shadow casters included' });
   }
   return rows;

@@ -66,6 +66,9 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     wander: s.wander,
     cull: s.cull,
     lod: s.lod,
+    crowdLayout: s.crowdLayout,
+    crowdTint: s.crowdTint,
+    crowdModels: s.crowdModels.join(','),
     camera: s.camera === null ? 'auto' : formatCamera(s.camera),
   };
   if (typeof info0.crowdPathWanted === 'string') restore.crowdPath = info0.crowdPathWanted;

@@ -29,6 +29,8 @@ export interface FrameProbe {
   setup(): boolean;
   /** The last frame's instances drawn (crowds: after culling); absent where the drawer has no such figure. */
   instances?(): number;
+  /** The last frame's triangles drawn by instanced crowd draws (every pass); absent where the drawer has no such figure. */
+  triangles?(): number;
 }
 
 export interface WindowResult {
@@ -41,6 +43,8 @@ export interface WindowResult {
   drawCalls: number;
   /** The last frame's instances drawn (crowds, after culling); -1 when the probe has no such figure. */
   instances: number;
+  /** The last frame's crowd triangles (every pass); -1 when the probe has no such figure. */
+  triangles: number;
 }
 
 const pixel = new Uint8Array(4);
@@ -84,6 +88,7 @@ export async function measureWindow(gl: WebGL2RenderingContext, timer: GpuTimer,
     skinUs: counted > 0 ? skin / counted : NaN,
     drawCalls: probe.drawCalls(),
     instances: probe.instances ? probe.instances() : -1,
+    triangles: probe.triangles ? probe.triangles() : -1,
   };
 }
 
@@ -104,5 +109,6 @@ export function bestOf(windows: readonly WindowResult[]): WindowResult {
     skinUs: min((w) => w.skinUs),
     drawCalls: last.drawCalls,
     instances: last.instances,
+    triangles: last.triangles,
   };
 }

@@ -3,7 +3,7 @@ import { crowdRows, rankOrder, ratioOf, techniqueRows, timerFlag, windowRows } f
 import { benchPlan, framesFor } from '../../../src/app/bench/options.ts';
 import { bestOf, type WindowResult } from '../../../src/app/bench/window.ts';
 
-const w = (wallMs: number, gpuMs: number | null, submitMs = 0.1, extra: Partial<WindowResult> = {}): WindowResult => ({ frames: 10, wallMs, submitMs, gpuMs, cpuAnimUs: 20, skinUs: 5, drawCalls: 3, instances: -1, ...extra });
+const w = (wallMs: number, gpuMs: number | null, submitMs = 0.1, extra: Partial<WindowResult> = {}): WindowResult => ({ frames: 10, wallMs, submitMs, gpuMs, cpuAnimUs: 20, skinUs: 5, drawCalls: 3, instances: -1, triangles: -1, ...extra });
 const run = { how: 'Test GPU 800x600', timer: true };
 
 describe('timerFlag: GPU time against the wall time of the same frames', () => {
