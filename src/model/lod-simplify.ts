@@ -1,4 +1,4 @@
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 import type { SkinnedMesh, Subset } from './types.ts';
 
 /**
@@ -23,6 +23,9 @@ import type { SkinnedMesh, Subset } from './types.ts';
  *   times getScale of the mesh's positions, in model units (bind space), the largest over the meshes, and never
  *   less than the heavier level's (the metric is not monotone in the triangle count; a lighter level is taken as
  *   at least as coarse).
+ * - Each simplified subset's triangles are put in post-transform vertex cache order (meshoptimizer's
+ *   optimizeVertexCache, through MeshoptEncoder.reorderMesh, whose vertex renumbering is undone: the level keeps
+ *   the original vertex ids), so an instanced draw of a level runs its vertex stage fewer times per triangle.
  * - Allocates (one-time work).
  */
 
@@ -52,7 +55,7 @@ export interface GeneratedLevel {
 
 /** The generated levels of `meshes` (lighter and lighter, the model itself not included); [] when nothing reduces. */
 export async function generateLevels(meshes: readonly LodMeshInput[]): Promise<GeneratedLevel[]> {
-  await MeshoptSimplifier.ready;
+  await Promise.all([MeshoptSimplifier.ready, MeshoptEncoder.ready]);
   const prepared = meshes.map(prepare);
   const total = meshes.reduce((n, m) => n + m.indices.length / 3, 0);
   const out: GeneratedLevel[] = [];
@@ -133,7 +136,7 @@ function simplifyMesh(p: Prepared, indices: Uint32Array, subsets: readonly Subse
     if (want < part.length && kept.length > part.length * KEEP_SHARE) [kept, e] = simplifyPart(p, part, want, true);
     error = Math.max(error, e);
     if (kept.length === 0) continue;
-    parts.push(kept);
+    parts.push(kept === part ? kept : cacheOrder(kept));
     out.push({ material: s.material, start, count: kept.length / 3 });
     start += kept.length / 3;
   }
@@ -144,4 +147,14 @@ function simplifyMesh(p: Prepared, indices: Uint32Array, subsets: readonly Subse
     o += part.length;
   }
   return { indices: joined, subsets: out, error };
+}
+
+/** `part`'s triangles in vertex cache order, over the same vertex ids (a new array). */
+function cacheOrder(part: Uint32Array): Uint32Array {
+  const out = part.slice();
+  const [remap] = MeshoptEncoder.reorderMesh(out, true, false);
+  const original = new Uint32Array(remap.length);
+  for (let v = 0; v < remap.length; v++) if (remap[v]! !== 0xffffffff) original[remap[v]!] = v;
+  for (let i = 0; i < out.length; i++) out[i] = original[out[i]!]!;
+  return out;
 }

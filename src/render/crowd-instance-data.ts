@@ -65,9 +65,8 @@ export interface CrowdInstanceFrame {
  * only slots whose values changed and uploads the changed range (bufferSubData), so a still camera and
  * crowd upload nothing. With `lodLevels` > 1 the live instances are then sorted by level (the distance
  * from the camera to their sphere's centre, crowd-lod.ts), stably: level l's instances fill slots
- * [levelStarts[l], levelStarts[l + 1]); with `all` the culled slots after them are sorted the same way
- * (castStarts), so the shadow casters draw each instance at its level too. Allocates only when N outgrows its
- * arrays, and a plaza its search grid when its places are rebuilt.
+ * [levelStarts[l], levelStarts[l + 1]) (with `all` the culled stay after them, unsorted). Allocates only when
+ * N outgrows its arrays, and a plaza its search grid when its places are rebuilt.
  */
 export class CrowdInstanceData {
   /** Compacted order: order[j] is the instance drawn in slot j. */
@@ -86,11 +85,6 @@ export class CrowdInstanceData {
   private readonly built = new Float64Array(8).fill(NaN);
   /** First slot of each drawn level (levelStarts[levels] = live); levels = 1 without LOD. */
   readonly levelStarts = new Int32Array(MAX_LOD_LEVELS + 1);
-  /**
-   * With `all` (shadow casters), the culled instances' slots [live, N) sorted by level the same way (by their
-   * distance): level l's culled instances fill [castStarts[l], castStarts[l + 1]); castStarts[levels] = N.
-   */
-  readonly castStarts = new Int32Array(MAX_LOD_LEVELS + 1);
   levels = 1;
   private levelOf = new Uint8Array(0);
   private scratch = new Int32Array(0);
@@ -178,7 +172,7 @@ export class CrowdInstanceData {
       for (let k = 0; k < n; k++) order[k] = members === null ? k : members[k]!;
       this.live = n;
     }
-    this.sortLevels(f, n);
+    this.sortLevels(f);
     const slots = f.all ? n : this.live;
     this.slots = slots;
     instances.reserve(slots);
@@ -220,26 +214,22 @@ export class CrowdInstanceData {
     return instances.lastUploadBytes;
   }
 
-  /** Distance LOD: each of the `n` instances' level, then the live order (and with `all` the culled after it) sorted into one range per level. */
-  private sortLevels(f: CrowdInstanceFrame, n: number): void {
+  /** Distance LOD: each live instance's level, then the live order sorted into one range per level. */
+  private sortLevels(f: CrowdInstanceFrame): void {
     const live = this.live;
-    const end = f.all ? n : live;
     const levels = f.wander ? 1 : Math.max(1, Math.min(f.lodLevels, MAX_LOD_LEVELS));
     this.levels = levels;
     const starts = this.levelStarts;
-    const cast = this.castStarts;
     if (levels === 1) {
       starts[0] = 0;
       starts[1] = live;
-      cast[0] = live;
-      cast[1] = end;
       return;
     }
     const order = this.order;
     const levelOf = this.levelOf;
     const e = f.eye;
     const c = f.sphere;
-    for (let j = 0; j < end; j++) {
+    for (let j = 0; j < live; j++) {
       const i = order[j]!;
       const dx = c[0]! + this.sphereOffsets[2 * i]! - e[0]!;
       const dy = c[1]! - e[1]!;
@@ -247,6 +237,5 @@ export class CrowdInstanceData {
       levelOf[i] = levelForDistance2(dx * dx + dy * dy + dz * dz, f.lodSwitches2, levels);
     }
     sortByLevel(order, live, levelOf, levels, starts, this.scratch);
-    sortByLevel(order, end, levelOf, levels, cast, this.scratch, live);
   }
 }

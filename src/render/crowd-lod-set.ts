@@ -89,6 +89,17 @@ export class CrowdLodSet {
     return drawn;
   }
 
+  /**
+   * The shadow casters' level: the lightest drawn level (of the last frame()'s `drawn`) whose error is at most
+   * `texel` model units, one texel of the shadow map — the projected-error rule applied to the light's view,
+   * whose resolution is the same everywhere. 0 without levels.
+   */
+  casterLevel(texel: number): number {
+    let level = 0;
+    while (level < this.drawn - 1 && this.errors[level + 1]! <= texel) level++;
+    return level;
+  }
+
   /** The detail levels the last crowd frame drew, nearest first, and where each ends (model units; null for the last). Allocates. */
   facts(): { details: string[]; to: (number | null)[] } {
     const details = [this.chosenDetail];

@@ -50,22 +50,21 @@ export function levelForDistance2(d2: number, switches2: ArrayLike<number>, leve
 }
 
 /**
- * Sorts order[from..to) stably by level (levelOf[order[j]] in [0, levels)): level 0's instances first, then
- * level 1's … each in their previous order. starts[l] is the first slot of level l and starts[levels] = to
- * (so level l's range is [starts[l], starts[l + 1])). `scratch` holds at least `to` entries. The entries
- * outside [from, to) are left as they are.
+ * Sorts order[0..live) stably by level (levelOf[order[j]] in [0, levels)): level 0's instances first, then
+ * level 1's … each in their previous order. starts[l] is the first slot of level l and starts[levels] = live
+ * (so level l's range is [starts[l], starts[l + 1])). `scratch` holds at least `live` entries. The entries
+ * past `live` (the culled) are left as they are.
  */
-export function sortByLevel(order: Int32Array, to: number, levelOf: Uint8Array, levels: number, starts: Int32Array, scratch: Int32Array, from = 0): void {
+export function sortByLevel(order: Int32Array, live: number, levelOf: Uint8Array, levels: number, starts: Int32Array, scratch: Int32Array): void {
   for (let l = 0; l <= levels; l++) starts[l] = 0;
-  starts[0] = from;
-  for (let j = from; j < to; j++) starts[levelOf[order[j]!]! + 1]!++;
+  for (let j = 0; j < live; j++) starts[levelOf[order[j]!]! + 1]!++;
   for (let l = 1; l <= levels; l++) starts[l]! += starts[l - 1]!;
-  // starts[l] now counts the slots below level l: the first slot of level l. Place them, then restore.
-  for (let j = from; j < to; j++) {
+  // starts[l] now counts the instances below level l: the first slot of level l. Place them, then restore.
+  for (let j = 0; j < live; j++) {
     const i = order[j]!;
     scratch[starts[levelOf[i]!]!++] = i;
   }
   for (let l = levels; l > 0; l--) starts[l] = starts[l - 1]!;
-  starts[0] = from;
-  for (let j = from; j < to; j++) order[j] = scratch[j]!;
+  starts[0] = 0;
+  for (let j = 0; j < live; j++) order[j] = scratch[j]!;
 }

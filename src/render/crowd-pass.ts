@@ -56,8 +56,8 @@ const NO_MIX: readonly CrowdMixModel[] = [];
  * Distance LOD (docs/crowds.md, crowd-lod.ts), baked path only: setLevels() hands over a model's lighter
  * detail levels; they are uploaded on the next crowd frame that draws it and released with its SubCrowd or by
  * setLevels(model, …, null). Each frame each model's live instances are sorted by distance into one slot
- * range per level. The shadow caster pass draws every instance at its own level too, the culled ones sorted
- * by distance after the live (crowd-casters.ts).
+ * range per level. The shadow caster pass draws every instance of a model at one level: the lightest whose
+ * error is under one shadow-map texel (crowd-casters.ts).
  */
 export class CrowdPass {
   /** Every model's crowd state held; `drawn` is the last arrangement's, the loaded model first. */
@@ -363,8 +363,7 @@ export class CrowdPass {
     fu.u_viewProj = cameraViewProj;
     for (let k = 0; k < models; k++) {
       const sub = this.drawn[k]!;
-      sub.drawCasters(v, this.uniforms, this.crowdUniforms, baked, out);
-      out.skinnedVertices += sub.skinnedVertices(true);
+      out.skinnedVertices += sub.drawCasters(v, this.uniforms, this.crowdUniforms, baked, this.shadowMap.texel, out);
     }
     gl.bindVertexArray(null);
     this.shadowMap.end();

@@ -47,7 +47,7 @@ export interface SubCrowdFrame {
  * culled against its own clip sphere), its distance LOD levels (CrowdLodSet) and its clip table and uniform
  * transform (crowd-mix.ts standingTransform, (1, 0, 0, 0) for the loaded model). prepare() culls and uploads
  * the frame's instances; drawCasters() and drawLevels() issue one drawElementsInstanced per subset per level (the
- * casters one per live and one per culled range)
+ * casters: per subset, at one level)
  * through the program the pass has bound, after writing this model's values into the shared crowd uniforms.
  * Built once per model (allocates); nothing per frame. dispose() frees its textures, buffers and levels.
  */
@@ -89,7 +89,7 @@ export class SubCrowd {
     this.vertexCount = model.scene.meshes.reduce((n, m) => n + m.vertexCount, 0);
     this.instances = new CrowdInstances(gl, model.meshes);
     this.lod = new CrowdLodSet(gl, maxTextureSize);
-    this.casters = { model, crowd: this.crowd, draws: this.draws, levels: this.lod.levels, instances: this.instances, data: this.data, texture: this.crowd.palette };
+    this.casters = { model, crowd: this.crowd, draws: this.draws, levels: this.lod.levels, instances: this.instances, texture: this.crowd.palette };
   }
 
   /** The model's bake, built and its clip table written on first use (load-time work, crowd.ts). */
@@ -169,8 +169,12 @@ export class SubCrowd {
     return baked ? this.crowd.bakeTexture! : this.crowd.palette;
   }
 
-  /** The caster pass (its program in use, its frame uniforms applied): every filled slot at its own level (crowd-casters.ts). */
-  drawCasters(v: CrowdVariant, uniforms: SceneUniforms, cu: CrowdUniforms, baked: boolean, out: FrameFigures): void {
+  /**
+   * The caster pass (its program in use, its frame uniforms applied): every filled slot at one level, the
+   * lightest whose error (scaled with the model) is under `texel`, one shadow-map texel (crowd-casters.ts).
+   * Returns the skinned vertices it drew.
+   */
+  drawCasters(v: CrowdVariant, uniforms: SceneUniforms, cu: CrowdUniforms, baked: boolean, texel: number, out: FrameFigures): number {
     this.applyModel(cu, baked);
     const texture = this.texture(baked);
     texture.bind();
@@ -178,7 +182,9 @@ export class SubCrowd {
     const c = this.casters;
     c.levels = this.lod.levels;
     c.texture = texture;
-    drawCrowdCasters(this.gl, uniforms, cu, v, c, out);
+    const level = Math.min(this.lod.casterLevel(texel / this.transform[0]!), this.data.levels - 1);
+    drawCrowdCasters(this.gl, uniforms, cu, v, c, level, this.data.slots, out);
+    return (level === 0 ? this.vertexCount : this.lod.levels[level - 1]!.vertexCount) * this.data.slots;
   }
 
   /**
@@ -233,14 +239,11 @@ export class SubCrowd {
     }
   }
 
-  /** Skinned vertices this frame: the camera pass's (each level's vertices times its instances), or with `casters` the caster pass's (the culled instances too). */
-  skinnedVertices(casters = false): number {
+  /** Skinned vertices of the camera pass this frame (each level's vertices times its instances). */
+  skinnedVertices(): number {
     const data = this.data;
     let n = 0;
-    for (let l = 0; l < data.levels; l++) {
-      const instances = data.levelStarts[l + 1]! - data.levelStarts[l]! + (casters ? data.castStarts[l + 1]! - data.castStarts[l]! : 0);
-      n += (l === 0 ? this.vertexCount : this.lod.levels[l - 1]!.vertexCount) * instances;
-    }
+    for (let l = 0; l < data.levels; l++) n += (l === 0 ? this.vertexCount : this.lod.levels[l - 1]!.vertexCount) * (data.levelStarts[l + 1]! - data.levelStarts[l]!);
     return n;
   }
 

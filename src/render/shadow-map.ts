@@ -36,6 +36,8 @@ const BIAS = mat4.fromValues(0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0.5, 0.5,
 
 export class ShadowMap {
   readonly size: number;
+  /** World units one texel of the map covers, for the box fitted last (fit()). */
+  texel = 0;
   readonly lightViewProj = mat4.create();
   readonly shadowMatrix = mat4.create();
   readonly params = new Float32Array(3);
@@ -86,6 +88,7 @@ export class ShadowMap {
     // A square window a little larger than the box (the PCF footprint at its edge), snapped to whole texels.
     const extent = Math.max(x1 - x0, y1 - y0) * 1.04;
     const texel = extent / this.size;
+    this.texel = texel;
     const cx = Math.round((x0 + x1) / 2 / texel) * texel;
     const cy = Math.round((y0 + y1) / 2 / texel) * texel;
     const half = extent / 2;

@@ -124,3 +124,21 @@ describe('crowd LOD: compaction by level', () => {
     expect([data.levelStarts[0], data.levelStarts[1]]).toEqual([0, data.live]);
   });
 });
+
+describe('crowd LOD: the shadow casters\' level', () => {
+  it('is the lightest drawn level whose error is under one shadow-map texel', async () => {
+    const { CrowdLodSet } = await import('../../src/render/crowd-lod-set.ts');
+    const set = new CrowdLodSet({} as WebGL2RenderingContext, 4096);
+    set.errors.set([0, 1, 3.2, 7.1, 17.8, 103]);
+    set.drawn = 6;
+    expect(set.casterLevel(0.5)).toBe(0);
+    expect(set.casterLevel(1)).toBe(1);
+    expect(set.casterLevel(20)).toBe(4);
+    expect(set.casterLevel(1000)).toBe(5);
+    // Only the levels drawn this frame: with LOD off (one level) the casters draw the chosen one.
+    set.drawn = 3;
+    expect(set.casterLevel(1000)).toBe(2);
+    set.drawn = 1;
+    expect(set.casterLevel(1000)).toBe(0);
+  });
+});

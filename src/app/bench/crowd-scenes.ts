@@ -26,8 +26,8 @@ export interface CrowdScene {
 }
 
 export const CROWD_SCENES: readonly CrowdScene[] = [
-  { label: 'grid_tiny_10000', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto' }, what: '10,000 tiny.x on the grid, framed whole, detail levels on' },
-  { label: 'grid_tiny_10000_lod0', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: false, camera: 'auto' }, what: '10,000 tiny.x on the grid, framed whole, full detail (lod=0)' },
+  { label: 'grid_tiny_10000', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto', crowdLayout: 'grid', crowdModels: '' }, what: '10,000 tiny.x on the grid, framed whole, detail levels on' },
+  { label: 'grid_tiny_10000_lod0', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: false, camera: 'auto', crowdLayout: 'grid', crowdModels: '' }, what: '10,000 tiny.x on the grid, framed whole, full detail (lod=0)' },
   {
     label: 'plaza_mixed_10000',
     params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto', crowdLayout: 'plaza', crowdModels: 'walker,fox,robot' },
