@@ -78,19 +78,25 @@ export interface StandingBox {
 }
 
 /**
- * The uniform transform (scale s, translation tx, ty, tz) that gives `model` the standing height (max y −
- * floor) of `first`, its feet on `first`'s floor and its floor footprint centred where `first`'s is:
- * p' = s · p + t, applied after skinning, before the instance's offset. The first model's own is (1, 0, 0, 0).
- * A model of no height keeps scale 1.
+ * The uniform transform (scale s, translation tx, ty, tz) that gives `model` the size of `first` — its largest
+ * extent: the standing height (max y − floor) of a figure, the length of a quadruped (so a fox beside a person
+ * is as long as the person is tall, not as tall) — its feet on `first`'s floor and its floor footprint centred
+ * where `first`'s is: p' = s · p + t, applied after skinning, before the instance's offset. The first model's
+ * own is (1, 0, 0, 0). A model of no size keeps scale 1.
  */
 export function standingTransform(first: StandingBox, model: StandingBox, out: Float32Array): void {
-  const h0 = first.max[1]! - first.floorY;
-  const h = model.max[1]! - model.floorY;
+  const h0 = size(first);
+  const h = size(model);
   const s = h0 > 0 && h > 0 ? h0 / h : 1;
   out[0] = s;
   out[1] = first.centre[0]! - s * model.centre[0]!;
   out[2] = first.floorY - s * model.floorY;
   out[3] = first.centre[2]! - s * model.centre[2]!;
+}
+
+/** The largest of a box's standing height and its floor extents. */
+function size(b: StandingBox): number {
+  return Math.max(b.max[1]! - b.floorY, b.max[0]! - b.min[0]!, b.max[2]! - b.min[2]!);
 }
 
 /** The sphere (x, y, z, r) at spheres[at..at+4) moved by standingTransform's `t`, into `out`. */

@@ -49,7 +49,7 @@ const NO_MIX: readonly CrowdMixModel[] = [];
  *
  * Mixed crowds (opts.crowdMix, crowd-mix.ts), baked path only: the loaded model and the other models, each
  * instance drawing the model modelOfInstance picks (the offsets and phases of its global index), the others'
- * at their own walk clip and speed, scaled to the loaded model's standing height (u_crowdModel). Their clock is
+ * at their own walk clip and speed, scaled to the loaded model's size (u_crowdModel). Their clock is
  * the player's time unwrapped across its loops (so other clips at other speeds never jump). On the cpu path
  * the loaded model is drawn alone.
  *

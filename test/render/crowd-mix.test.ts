@@ -82,6 +82,15 @@ describe('mixed crowds: speed, clip, transform, clock', () => {
     expect(walkClip([])).toBe(-1);
   });
 
+  it('sizes a long model by its length: a quadruped as long as the first is tall', () => {
+    const first = { floorY: 0, centre: [0, 0.9, 0], min: [-0.3, 0, -0.2], max: [0.3, 1.8, 0.2] };
+    const fox = { floorY: 0, centre: [0, 40, 0], min: [-20, 0, -70], max: [20, 80, 90] };
+    const t = new Float32Array(4);
+    standingTransform(first, fox, t);
+    expect(t[0]! * 160).toBeCloseTo(1.8, 6);
+    expect(t[0]! * 80).toBeCloseTo(0.9, 6);
+  });
+
   it('stands a model at the first one\'s height on its floor, centred where the first stands', () => {
     const first = { floorY: 0, centre: [0, 0.9, 0], min: [-0.3, 0, -0.2], max: [0.3, 1.8, 0.2] };
     // Tiny-like: 500 units tall, floor at -250, centred at x 10.

@@ -55,7 +55,7 @@ export function sceneSteps(plan: BenchPlan): number {
 }
 
 /** Draws frames until the crowd's models and their detail levels stop loading (at most `timeoutMs`); throws if one failed. */
-async function settleLevels(app: App, timeoutMs: number): Promise<void> {
+export async function settleLevels(app: App, timeoutMs: number): Promise<void> {
   const probe = app.benchProbe();
   const t0 = performance.now();
   for (;;) {

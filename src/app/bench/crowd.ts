@@ -3,6 +3,7 @@ import type { GpuTimer } from '../../gpu/gpu-timer.ts';
 import type { BenchPlan } from './options.ts';
 import { CrowdPeer } from './peer.ts';
 import type { Step } from './techniques.ts';
+import { settleLevels } from './crowd-scenes.ts';
 import { bestOf, measureWindow, type WindowResult } from './window.ts';
 
 /**
@@ -84,6 +85,8 @@ export async function benchCrowd(app: App, timer: GpuTimer, plan: BenchPlan, ste
         for (const path of paths) {
           if (round === 0) step(`crowd: ${n} × ${CROWD_MODEL}, ${multi ? `crowdPath=${path}` : 'the page\'s crowd path'}`);
           await app.set(multi ? { crowd: n, crowdPath: path, ...view } : { crowd: n, ...view });
+          // The crowd's detail levels are built in a worker: measured once they are drawn, as a user sees the crowd.
+          await settleLevels(app, 30000);
           const probe = app.benchProbe();
           let k = frames.get(path) ?? plan.fixedFrames;
           if (plan.framesFor && !frames.has(path)) {
