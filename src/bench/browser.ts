@@ -119,7 +119,8 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       });
       log(`browser: ${renderer}`);
       // A string, not a function: tsx's transform would wrap the callback in a helper the page lacks (__name).
-      const options = JSON.stringify({ quick: opts.quick, parts: techniques && crowds ? 'all' : techniques ? 'techniques' : 'crowd' });
+      // The crowd scenes (10,000 instances) only on a hardware GPU: on SwiftShader one such frame takes minutes.
+      const options = JSON.stringify({ quick: opts.quick, parts: techniques && crowds ? 'all' : techniques ? 'techniques' : 'crowd', scenes: opts.gpu === true });
       const rows = (await page.evaluate(`window.skinlab.bench({ ...${options}, onProgress: (p) => window.skinlabBenchLog(p.step + '/' + p.steps + ' ' + p.text) })`)) as Metric[];
       metrics.push(...rows);
       log(`page benchmark: ${rows.length} rows (${((performance.now() - t0) / 1000).toFixed(0)} s)`);

@@ -18,8 +18,10 @@ export interface BenchProgress {
 export interface BenchOptions {
   /** Short run: 2 frames per window, one window per figure, N up to 1000, shadows off only, no Dawn high. */
   quick?: boolean;
-  /** Which parts (default `all`: techniques and crowd, and the crowd scenes in a full run). */
+  /** Which parts (default `all`: techniques and crowd, and the crowd scenes in a full run unless `scenes` is false). */
   parts?: BenchPart;
+  /** With `all`: false leaves the crowd scenes (10,000-instance pages) out of a full run (a software renderer's). */
+  scenes?: boolean;
   /** Model labels to measure (default: every one of BENCH_MODELS, less dawn_high in quick mode). */
   models?: readonly string[];
   /** Technique ids to measure (default: every one the page lists and the model can use). */
@@ -107,7 +109,7 @@ export function benchPlan(o: BenchOptions, maxCrowd: number): BenchPlan {
     quick,
     techniques: parts === 'techniques' || parts === 'all',
     crowd: parts === 'crowd' || parts === 'all',
-    scenes: parts === 'scenes' || (parts === 'all' && !quick),
+    scenes: parts === 'scenes' || (parts === 'all' && !quick && o.scenes !== false),
     models,
     techniqueIds: o.techniques ? [...o.techniques] : null,
     sizes: asked.filter((n) => n <= maxCrowd),

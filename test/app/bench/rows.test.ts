@@ -115,6 +115,14 @@ describe('windows and plans', () => {
     expect(full.shadowsFor('dawn_high')).toBe(true);
     expect(benchPlan({ parts: 'crowd' }, 1000).techniques).toBe(false);
   });
+  it('runs the crowd scenes when asked, and in a full (not a quick) run of every part', () => {
+    const scenes = benchPlan({ parts: 'scenes' }, 10000);
+    expect([scenes.scenes, scenes.techniques, scenes.crowd]).toEqual([true, false, false]);
+    expect(benchPlan({}, 10000).scenes).toBe(true);
+    expect(benchPlan({ quick: true }, 10000).scenes).toBe(false);
+    expect(benchPlan({ parts: 'crowd' }, 10000).scenes).toBe(false);
+    expect(benchPlan({ scenes: false }, 10000).scenes).toBe(false);
+  });
   it('refuses unknown parts and models', () => {
     expect(() => benchPlan({ parts: 'x' as never }, 1000)).toThrow(/parts/);
     expect(() => benchPlan({ models: ['nope'] }, 1000)).toThrow(/unknown model nope/);
