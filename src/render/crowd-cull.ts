@@ -1,7 +1,8 @@
 /**
  * Crowd instance culling, pure (no WebGL; tested in Node): the six planes of a clip-space frustum taken
  * from a matrix (Gribb & Hartmann: row 3 ± row r of M, M = viewProj · world, so the planes live in model
- * space) and a sphere test against them; and the compaction of the instances that survive into an order
+ * space), a sphere test against them and a test of a sphere's shadow (shadow casters whose shadow cannot
+ * reach the view need not be drawn into the shadow map); and the compaction of the instances that survive into an order
  * list. Planes are normalised (unit normal), so a sphere's radius is in model units. No allocation.
  */
 
@@ -27,6 +28,29 @@ export function frustumPlanes(m: ArrayLike<number>, out: Float32Array | Float64A
 export function sphereInFrustum(planes: ArrayLike<number>, x: number, y: number, z: number, r: number): boolean {
   for (let p = 0; p < 24; p += 4) {
     if (planes[p]! * x + planes[p + 1]! * y + planes[p + 2]! * z + planes[p + 3]! < -r) return false;
+  }
+  return true;
+}
+
+/**
+ * True when the shadow of the sphere (x, y, z, radius r) may fall inside the frustum: the sphere swept along
+ * `shadowDir` (unit, from the light, pointing down) until its top reaches the floor at height `floorY` — the
+ * capsule holding every point of the sphere's shadow on the floor and on whatever stands between — reaches
+ * inside every plane. A light that does not point down sweeps nothing (the sphere alone). Conservative, as
+ * sphereInFrustum.
+ */
+export function shadowInFrustum(planes: ArrayLike<number>, x: number, y: number, z: number, r: number, shadowDir: ArrayLike<number>, floorY: number): boolean {
+  const dy = shadowDir[1]!;
+  const t = dy < -1e-6 ? Math.max(0, (y + r - floorY) / -dy) : 0;
+  const ex = x + shadowDir[0]! * t;
+  const ey = y + dy * t;
+  const ez = z + shadowDir[2]! * t;
+  for (let p = 0; p < 24; p += 4) {
+    const a = planes[p]!;
+    const b = planes[p + 1]!;
+    const c = planes[p + 2]!;
+    const d = planes[p + 3]!;
+    if (a * x + b * y + c * z + d < -r && a * ex + b * ey + c * ez + d < -r) return false;
   }
   return true;
 }

@@ -1,5 +1,5 @@
 import { INSTANCE_FLOATS, type CrowdInstances } from '../gpu/crowd-instances.ts';
-import { compactInstances, frustumPlanes } from './crowd-cull.ts';
+import { compactInstances, frustumPlanes, shadowInFrustum } from './crowd-cull.ts';
 import { levelForDistance2, MAX_LOD_LEVELS, sortByLevel } from './crowd-lod.ts';
 import { crowdOffset, crowdPhase, type CrowdLayout } from './crowd-layout.ts';
 import { mixedSpeed } from './crowd-mix.ts';
@@ -33,8 +33,15 @@ export interface CrowdInstanceFrame {
   baked: boolean;
   clip: number;
   duration: number;
-  /** Instance slots to keep filled: the live ones, or all N when the shadow casters draw every instance. */
+  /**
+   * Instance slots to keep filled: the live ones, or with `all` (the shadow casters draw from the same slots)
+   * the live ones and then every culled instance whose shadow may fall in view (crowd-cull.ts
+   * shadowInFrustum: its sphere swept along `shadowDir`, unit and pointing down from the key light, to the
+   * floor at `floorY`); without culling, all N.
+   */
   all: boolean;
+  shadowDir: ArrayLike<number>;
+  floorY: number;
   /**
    * A mixed crowd's model (crowd-mix.ts): the global instance indices it draws (ascending, the first
    * `memberCount`), each at its own speed (mixedSpeed); null: every instance 0..N-1, speed 1. The offsets
@@ -173,7 +180,7 @@ export class CrowdInstanceData {
       this.live = n;
     }
     this.sortLevels(f);
-    const slots = f.all ? n : this.live;
+    const slots = !f.all ? this.live : f.cull && !f.wander ? this.castingAfterLive(f, n) : n;
     this.slots = slots;
     instances.reserve(slots);
     const data = instances.data;
@@ -212,6 +219,26 @@ export class CrowdInstanceData {
     }
     instances.upload(lo, hi + 1);
     return instances.lastUploadBytes;
+  }
+
+  /**
+   * Moves the culled instances (order[live..n)) whose shadow may fall in view right after the live ones, in
+   * their order, and returns the slots the casters draw: live + those.
+   */
+  private castingAfterLive(f: CrowdInstanceFrame, n: number): number {
+    const order = this.order;
+    const c = f.sphere;
+    const r = c[3]!;
+    if (!Number.isFinite(r)) return n;
+    let k = this.live;
+    for (let j = this.live; j < n; j++) {
+      const i = order[j]!;
+      if (shadowInFrustum(this.planes, c[0]! + this.sphereOffsets[2 * i]!, c[1]!, c[2]! + this.sphereOffsets[2 * i + 1]!, r, f.shadowDir, f.floorY)) {
+        order[j] = order[k]!;
+        order[k++] = i;
+      }
+    }
+    return k;
   }
 
   /** Distance LOD: each live instance's level, then the live order sorted into one range per level. */

@@ -44,8 +44,8 @@ const NO_MIX: readonly CrowdMixModel[] = [];
  * palette). `cpu`: instance 0 is the app player (its crossfades), the others sampled at their phase, every
  * live instance's palette built and uploaded each frame; wander mode, a clip past BAKE_CLIPS or a bake larger
  * than the device's textures always draw this path. Culling: each model's instances against its own clip
- * sphere. The shadow casters are not culled: with shadows on, every instance keeps a slot (the live ones
- * first) and the caster pass draws all N.
+ * sphere. With shadows on, the casters are the live instances and the culled ones whose shadow may fall in
+ * view (the sphere swept along the light to the floor, crowd-cull.ts shadowInFrustum), after the live ones.
  *
  * Mixed crowds (opts.crowdMix, crowd-mix.ts), baked path only: the loaded model and the other models, each
  * instance drawing the model modelOfInstance picks (the offsets and phases of its global index), the others'
@@ -71,12 +71,14 @@ export class CrowdPass {
   private variant: CrowdVariant | null = null;
   private readonly frame: SubCrowdFrame = {
     count: 1, spacing: 1, layout: 'grid', facing: 0, pivot: IDENTITY_MODEL, tint: true, wander: false, cull: true, viewProj: IDENTITY_MODEL, eye: IDENTITY_MODEL,
-    baked: false, bindPose: false, all: false, lod: false, fovYDeg: 40, viewportPx: 1,
+    baked: false, bindPose: false, all: false, shadowDir: IDENTITY_MODEL, floorY: 0, lod: false, fovYDeg: 40, viewportPx: 1,
   };
   private readonly crowdUniforms = {
     u_crowdSlots: 1, u_crowdBase: 0, u_crowdTime: 0, u_crowdBindPose: 0,
     u_crowdModel: Float32Array.of(1, 0, 0, 0), u_bakeClips: new Float32Array(4 * BAKE_CLIPS),
   };
+  /** The key light's shadow direction (from the light, down), copied per frame. */
+  private readonly shadowDir = new Float32Array(3);
   /** unwrapTime's state for the player's clock (mixed crowds). */
   private readonly clock = new Float64Array(2);
   /** The path the last crowd frame drew ('' before any). */
@@ -263,6 +265,10 @@ export class CrowdPass {
     f.baked = baked;
     f.bindPose = opts.bindPose;
     f.all = v.caster !== null;
+    const key = this.uniforms.frame.u_keyDir;
+    for (let k = 0; k < 3; k++) this.shadowDir[k] = -key[k]!;
+    f.shadowDir = this.shadowDir;
+    f.floorY = model.framing.floorY;
     f.lod = opts.lod;
     f.fovYDeg = camera.fovYDeg;
     f.viewportPx = gl.drawingBufferHeight;

@@ -32,8 +32,11 @@ export interface SubCrowdFrame {
   eye: ArrayLike<number>;
   baked: boolean;
   bindPose: boolean;
-  /** Instance slots for every member (the caster pass draws them all). */
+  /** Instance slots for the casters too (the live, then the culled whose shadow may fall in view: crowd-instance-data.ts). */
   all: boolean;
+  /** The key light's shadow direction (unit, pointing down) and the floor's height (the loaded model's). */
+  shadowDir: ArrayLike<number>;
+  floorY: number;
   /** Distance LOD wanted, and the projection the switch distances follow. */
   lod: boolean;
   fovYDeg: number;
@@ -75,7 +78,7 @@ export class SubCrowd {
   private readonly casters: CrowdCasterInput;
   private readonly frame: CrowdInstanceFrame = {
     count: 1, spacing: 1, layout: 'grid', facing: 0, pivot: NO_SPHERE, tint: true, wander: false, cull: true, viewProj: NO_SPHERE, sphere: NO_SPHERE,
-    baked: false, clip: 0, duration: 0, all: false, members: null, memberCount: 0,
+    baked: false, clip: 0, duration: 0, all: false, shadowDir: NO_SPHERE, floorY: 0, members: null, memberCount: 0,
     lodLevels: 1, lodSwitches2: NO_SPHERE, eye: NO_SPHERE,
   };
 
@@ -146,6 +149,8 @@ export class SubCrowd {
     d.clip = clip;
     d.duration = duration;
     d.all = f.all;
+    d.shadowDir = f.shadowDir;
+    d.floorY = f.floorY;
     d.members = this.members;
     d.memberCount = this.memberCount;
     // The switch distances are the levels' errors projected: a scaled model's errors scale with it.

@@ -53,7 +53,7 @@ export function addCrowdControls(folder: GUI, p: CrowdProxy, app: App): Controll
   }).domElement.title = 'A slightly different colour per instance (brightness and hue within about ±25 %), multiplied into the base colour';
   folder.add(p, 'cull').name('crowd culling').onChange((v: boolean) => {
     void app.set({ cull: v });
-  }).domElement.title = 'Leave out crowd instances whose bounding sphere is outside the view (the shadow casters are never culled)';
+  }).domElement.title = 'Leave out crowd instances whose bounding sphere is outside the view (a shadow caster is kept while its shadow may fall in view)';
   folder.add(p, 'lod').name('crowd LOD').onChange((v: boolean) => {
     void app.set({ lod: v });
   }).domElement.title = 'Distance LOD for a model with detail levels (Dawn): far instances draw the lighter levels, loaded in the background (baked path)';

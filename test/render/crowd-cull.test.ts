@@ -1,6 +1,6 @@
 import { mat4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { compactInstances, frustumPlanes, sphereInFrustum } from '../../src/render/crowd-cull.ts';
+import { compactInstances, frustumPlanes, shadowInFrustum, sphereInFrustum } from '../../src/render/crowd-cull.ts';
 
 /** A camera at (0, 1, 10) looking down -z, 60° vertical field of view, square, near 0.1, far 100. */
 function viewProj(): mat4 {
@@ -27,6 +27,23 @@ describe('crowd culling', () => {
     expect(sphereInFrustum(planes, 6.5, 1, 0, 1)).toBe(true);
     expect(sphereInFrustum(planes, 6.5, 1, 0, 0.3)).toBe(false);
     expect(sphereInFrustum(planes, 0, 1, 20, Infinity)).toBe(true);
+  });
+
+  it('keeps a caster off screen whose shadow reaches the view, and drops one whose shadow cannot', () => {
+    // Light from the upper left-front: shadows fall towards +x and -z, down at 45°.
+    const down = [Math.SQRT1_2, -Math.SQRT1_2, 0];
+    // Left of the view at x = -7.5 (the half-width at z = 0 is about 5.8), 1 above the floor at 0: its shadow
+    // runs 1.5 to the right, onto the visible floor.
+    expect(sphereInFrustum(planes, -7.5, 1, 0, 0.5)).toBe(false);
+    expect(shadowInFrustum(planes, -7.5, 1, 0, 0.5, down, 0)).toBe(true);
+    // The same on the right: its shadow falls further right, away from the view.
+    expect(shadowInFrustum(planes, 7.5, 1, 0, 0.5, down, 0)).toBe(false);
+    // Behind the camera: the shadow runs along x, never in front of it.
+    expect(shadowInFrustum(planes, 0, 1, 20, 0.5, down, 0)).toBe(false);
+    // A light that does not point down sweeps nothing: the sphere test.
+    expect(shadowInFrustum(planes, -7.5, 1, 0, 0.5, [1, 0, 0], 0)).toBe(false);
+    // Inside the view it is always kept.
+    expect(shadowInFrustum(planes, 0, 1, 0, 0.5, down, 0)).toBe(true);
   });
 
   it('compacts the live instances first, in instance order, then the culled ones', () => {

@@ -2,7 +2,8 @@ import { mat4 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
 import { INSTANCE_FLOATS, type CrowdInstances } from '../../src/gpu/crowd-instances.ts';
 import { CrowdInstanceData, type CrowdInstanceFrame } from '../../src/render/crowd-instance-data.ts';
-import { sphereInFrustum, frustumPlanes } from '../../src/render/crowd-cull.ts';
+import { frustumPlanes, shadowInFrustum, sphereInFrustum } from '../../src/render/crowd-cull.ts';
+import { crowdOffset } from '../../src/render/crowd-layout.ts';
 import { PLAZA_SEED, plazaLayout } from '../../src/render/crowd-plaza.ts';
 import { crowdTint } from '../../src/render/crowd-tint.ts';
 
@@ -30,7 +31,7 @@ const view = mat4.lookAt(mat4.create(), eye as [number, number, number], [0, 0, 
 function frame(layout: 'grid' | 'plaza', sphere: number[]): CrowdInstanceFrame {
   return {
     count: 400, spacing: 1, layout, facing: 0.4, pivot: [0.3, -0.2], tint: true, wander: false, cull: true,
-    viewProj: mat4.multiply(mat4.create(), proj, view), sphere, baked: true, clip: 0, duration: 1, all: true, members: null, memberCount: 0,
+    viewProj: mat4.multiply(mat4.create(), proj, view), sphere, baked: true, clip: 0, duration: 1, all: true, shadowDir: [0, -1, 0], floorY: 0, members: null, memberCount: 0,
     lodLevels: 1, lodSwitches2: [], eye,
   };
 }
@@ -75,7 +76,9 @@ describe('crowd instance data', () => {
     frustumPlanes(f.viewProj, planes);
     const live = new Set(Array.from(data.order.subarray(0, data.live)));
     let disagree = 0;
-    for (let j = 0; j < f.count; j++) {
+    // The slots written: the live, then the culled whose shadow (straight down here) may fall in view.
+    expect(data.slots).toBeGreaterThanOrEqual(data.live);
+    for (let j = 0; j < data.slots; j++) {
       const i = data.order[j]!;
       const o = j * INSTANCE_FLOATS;
       const [cx, cz] = turn(inst.data[o + 5]!, sphere[0]!, sphere[2]!);
@@ -87,6 +90,36 @@ describe('crowd instance data', () => {
     expect(data.live).toBeGreaterThan(0);
     expect(data.live).toBeLessThan(f.count);
     expect(disagree).toBeGreaterThan(0);
+  });
+
+  it('gives the shadow casters the live instances, then exactly the culled ones whose shadow may fall in view', () => {
+    const sphere = [0, 1, 0, 0.4];
+    const data = new CrowdInstanceData();
+    const inst = fakeInstances();
+    const f = frame('grid', sphere);
+    f.shadowDir = [Math.SQRT1_2, -Math.SQRT1_2, 0];
+    data.update(inst, f);
+    const planes = new Float32Array(24);
+    frustumPlanes(f.viewProj, planes);
+    expect(data.live).toBeGreaterThan(0);
+    expect(data.slots).toBeGreaterThan(data.live);
+    expect(data.slots).toBeLessThan(f.count);
+    for (let j = data.live; j < f.count; j++) {
+      const o = j * INSTANCE_FLOATS;
+      if (j >= data.slots) continue;
+      expect(shadowInFrustum(planes, sphere[0]! + inst.data[o]!, sphere[1]!, sphere[2]! + inst.data[o + 1]!, sphere[3]!, f.shadowDir, 0), `slot ${j}`).toBe(true);
+    }
+    // Every culled instance left out casts no shadow into view: at its grid place (yaw 0 on the grid).
+    const kept = new Set(Array.from(data.order.subarray(0, data.slots)));
+    const cell = [0, 0, 0];
+    let out = 0;
+    for (let i = 0; i < f.count; i++) {
+      if (kept.has(i)) continue;
+      crowdOffset(i, f.count, f.spacing, cell);
+      expect(shadowInFrustum(planes, sphere[0]! + cell[0]!, sphere[1]!, sphere[2]! + cell[2]!, sphere[3]!, f.shadowDir, 0), `instance ${i}`).toBe(false);
+      out++;
+    }
+    expect(out).toBe(f.count - data.slots);
   });
 
   it('writes the grid with yaw 0, a tint per instance, white with the tint off, and uploads nothing when nothing changed', () => {

@@ -100,7 +100,7 @@ describe('crowd LOD: compaction by level', () => {
     const view = mat4.lookAt(mat4.create(), eye as [number, number, number], [0, 1, 0], [0, 1, 0]);
     const f: CrowdInstanceFrame = {
       count: 9, spacing: 1, layout: 'grid', facing: 0, pivot: [0, 0], tint: true, wander: false, cull: true, viewProj: mat4.multiply(mat4.create(), proj, view),
-      sphere: [0, 1, 0, 0.5], baked: true, clip: 0, duration: 1, all: false, members: null, memberCount: 0,
+      sphere: [0, 1, 0, 0.5], baked: true, clip: 0, duration: 1, all: false, shadowDir: [0, -1, 0], floorY: 0, members: null, memberCount: 0,
       lodLevels: 2, lodSwitches2: [6.5 * 6.5], eye,
     };
     data.update(instances, f);
