@@ -59,7 +59,10 @@ export class DeformGate {
     if (kind === null) return true;
     const meshes = model.scene.meshes;
     const spec = DEFORM_KINDS[kind];
-    if (meshes.every((m) => spec.has(m))) return true;
+    // A plain loop: reached every frame in compare mode, where a closure would allocate.
+    let all = true;
+    for (let i = 0; i < meshes.length && all; i++) all = spec.has(meshes[i]!);
+    if (all) return true;
     const key = sessionKey(model, kind);
     const cached = this.session.get(key);
     if (cached) {
