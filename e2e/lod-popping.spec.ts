@@ -14,12 +14,12 @@ import { openApp, watchConsole } from './helpers.ts';
 
 const QUERY = '?model=tiny&crowd=30&shadows=0&grid=0&gui=0&t=0.6';
 /**
- * Camera distances (in model radii, about the model's centre), 1.8 % further at each step: slow enough that the
- * figures move about a pixel per frame, over a stretch where instances cross the ¼ and ⅛ levels' switches.
+ * Camera distances (in model radii, about the model's centre), 3 % further at each step: slow enough that a
+ * frame moves the figures by a few pixels, over a stretch where instances cross the ¼ and ⅛ levels' switches.
  */
-const STEPS = 16;
+const STEPS = 10;
 const NEAR = 5;
-const GROWTH = 1.018;
+const GROWTH = 1.03;
 /** Share of the canvas a frame with levels may change beyond the full-detail frame's change (0.2 % = 98 px of 256 × 192). */
 const MARGIN = 0.002;
 /** Largest share of the figures' pixels that may differ from the full-detail frame of the same camera. */
