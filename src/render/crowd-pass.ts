@@ -254,10 +254,6 @@ export class CrowdPass {
     f.facing = opts.crowdFacing;
     f.pivot = opts.crowdPivot;
     f.tint = opts.crowdTint;
-    f.layout = opts.crowdLayout;
-    f.facing = opts.crowdFacing;
-    f.pivot = opts.crowdPivot;
-    f.tint = opts.crowdTint;
     f.wander = opts.wander;
     f.cull = opts.cull;
     f.viewProj = camera.viewProj;

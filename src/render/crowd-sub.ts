@@ -4,7 +4,6 @@ import { subsetDraws } from '../techniques/mesh-state.ts';
 import type { DrawRange } from '../techniques/technique.ts';
 import { CrowdModel } from './crowd.ts';
 import { CrowdInstanceData, type CrowdInstanceFrame } from './crowd-instance-data.ts';
-import type { CrowdLayout } from './crowd-layout.ts';
 import { drawCrowdCasters, type CrowdCasterInput } from './crowd-casters.ts';
 import { CrowdLodSet } from './crowd-lod-set.ts';
 import { MAX_LOD_LEVELS } from './crowd-lod.ts';
@@ -17,27 +16,17 @@ import type { SceneUniforms } from './scene-uniforms.ts';
 /** Sphere of a frame that is never culled (no clip, or the bind pose). */
 const NO_SPHERE = Float32Array.of(0, 0, 0, Infinity);
 
-/** What the pass tells a sub-crowd about the frame (one object, refilled per frame). */
-export interface SubCrowdFrame {
-  count: number;
-  spacing: number;
-  /** The layout (crowd-layout.ts), the loaded model's facing and pivot (a plaza turns every model about them) and the tint switch. */
-  layout: CrowdLayout;
-  facing: number;
-  pivot: ArrayLike<number>;
-  tint: boolean;
-  wander: boolean;
-  cull: boolean;
-  viewProj: ArrayLike<number>;
-  eye: ArrayLike<number>;
-  baked: boolean;
+/** The frame fields every model shares, as the instance list reads them (crowd-instance-data.ts says what each is). */
+type SharedFrame = Pick<CrowdInstanceFrame, 'count' | 'spacing' | 'layout' | 'facing' | 'pivot' | 'tint' | 'wander' | 'cull' | 'viewProj' | 'eye' | 'baked' | 'all' | 'shadowDir' | 'floorY'>;
+
+/**
+ * What the pass tells a sub-crowd about the frame (one object, refilled per frame): the shared fields (the
+ * layout's facing and pivot are the loaded model's: a plaza turns every model about them; the floor is the
+ * loaded model's), the bind pose switch, and whether distance LOD is wanted with the projection its switch
+ * distances follow.
+ */
+export interface SubCrowdFrame extends SharedFrame {
   bindPose: boolean;
-  /** Instance slots for the casters too (the live, then the culled whose shadow may fall in view: crowd-instance-data.ts). */
-  all: boolean;
-  /** The key light's shadow direction (unit, pointing down) and the floor's height (the loaded model's). */
-  shadowDir: ArrayLike<number>;
-  floorY: number;
-  /** Distance LOD wanted, and the projection the switch distances follow. */
   lod: boolean;
   fovYDeg: number;
   viewportPx: number;
