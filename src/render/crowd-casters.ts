@@ -21,13 +21,12 @@ export interface CrowdCasterInput {
 }
 
 /**
- * The crowd's shadow caster pass for one model (inside ShadowMap.begin/end, the caster program in use and its
- * frame uniforms applied): every filled slot [0, slots) — the live instances and, behind them, the culled (the
- * light frustum holds the whole crowd, so casters are not culled) — drawn at detail level `level` (the
- * lightest whose error is under one shadow-map texel: CrowdLodSet.casterLevel), one drawElementsInstanced
- * per subset. Every material casts. A level with its own bake binds it for its draws. Allocates nothing.
+ * One range of the crowd's shadow caster pass for one model (inside ShadowMap.begin/end, the caster program in
+ * use and its frame uniforms applied): instance slots [first, first + slots) drawn at detail level `level`, one
+ * drawElementsInstanced per subset (SubCrowd.drawCasters picks the ranges and their levels). Every material
+ * casts. A level with its own bake binds it for its draws. Allocates nothing.
  */
-export function drawCrowdCasters(gl: WebGL2RenderingContext, uniforms: SceneUniforms, cu: { u_crowdBase: number }, v: CrowdVariant, c: CrowdCasterInput, level: number, slots: number, out: FrameFigures): void {
+export function drawCrowdCasters(gl: WebGL2RenderingContext, uniforms: SceneUniforms, cu: { u_crowdBase: number }, v: CrowdVariant, c: CrowdCasterInput, level: number, first: number, slots: number, out: FrameFigures): void {
   if (slots <= 0) return;
   const lod = level === 0 ? null : c.levels[level - 1]!;
   const own = lod?.bake() ?? null;
@@ -39,7 +38,7 @@ export function drawCrowdCasters(gl: WebGL2RenderingContext, uniforms: SceneUnif
     if (draws.length === 0) continue;
     cu.u_crowdBase = crowd.meshBase[i]!;
     v.casterCrowd!.apply();
-    gl.bindVertexArray(c.instances.levelVao(level, i, 0));
+    gl.bindVertexArray(c.instances.levelVao(level, i, first));
     let material = -1;
     for (let d = 0; d < draws.length; d++) {
       const draw = draws[d]!;

@@ -56,8 +56,8 @@ const NO_MIX: readonly CrowdMixModel[] = [];
  * Distance LOD (docs/crowds.md, crowd-lod.ts), baked path only: setLevels() hands over a model's lighter
  * detail levels; they are uploaded on the next crowd frame that draws it and released with its SubCrowd or by
  * setLevels(model, …, null). Each frame each model's live instances are sorted by distance into one slot
- * range per level. The shadow caster pass draws every instance of a model at one level: the lightest whose
- * error is under one shadow-map texel (crowd-casters.ts).
+ * range per level. The shadow caster pass draws each instance at the lighter of its camera level and the
+ * lightest level whose error is under one shadow-map texel (SubCrowd.drawCasters, crowd-casters.ts).
  */
 export class CrowdPass {
   /** Every model's crowd state held; `drawn` is the last arrangement's, the loaded model first. */

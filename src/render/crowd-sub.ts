@@ -164,9 +164,12 @@ export class SubCrowd {
   }
 
   /**
-   * The caster pass (its program in use, its frame uniforms applied): every filled slot at one level, the
-   * lightest whose error (scaled with the model) is under `texel`, one shadow-map texel (crowd-casters.ts).
-   * Returns the skinned vertices it drew.
+   * The caster pass (its program in use, its frame uniforms applied). A caster need be no finer than either
+   * view shows it: the shadow map (the lightest level whose error, scaled with the model, is under `texel`,
+   * one shadow-map texel: the texel level) or the screen (its shadow lies at its feet, so its camera level's
+   * error projects under a pixel there too). So the live instances draw at the lighter of their camera
+   * level and the texel level, one range per level, and the culled casters after them (no camera level) at
+   * the texel level. Returns the skinned vertices it drew.
    */
   drawCasters(v: CrowdVariant, uniforms: SceneUniforms, cu: CrowdUniforms, baked: boolean, texel: number, out: FrameFigures): number {
     this.applyModel(cu, baked);
@@ -176,9 +179,24 @@ export class SubCrowd {
     const c = this.casters;
     c.levels = this.lod.levels;
     c.texture = texture;
-    const level = Math.min(this.lod.casterLevel(texel / this.transform[0]!), this.data.levels - 1);
-    drawCrowdCasters(this.gl, uniforms, cu, v, c, level, this.data.slots, out);
-    return (level === 0 ? this.vertexCount : this.lod.levels[level - 1]!.vertexCount) * this.data.slots;
+    const data = this.data;
+    const starts = data.levelStarts;
+    const top = Math.min(this.lod.casterLevel(texel / this.transform[0]!), data.levels - 1);
+    let vertices = 0;
+    // Camera levels 0..top draw at the texel level as one range; each lighter camera level at its own.
+    for (let l = top; l < data.levels; l++) {
+      const first = l === top ? 0 : starts[l]!;
+      const count = starts[l + 1]! - first;
+      vertices += this.drawCasterRange(uniforms, cu, v, l, first, count, out);
+    }
+    vertices += this.drawCasterRange(uniforms, cu, v, top, data.live, data.slots - data.live, out);
+    return vertices;
+  }
+
+  private drawCasterRange(uniforms: SceneUniforms, cu: CrowdUniforms, v: CrowdVariant, level: number, first: number, count: number, out: FrameFigures): number {
+    if (count <= 0) return 0;
+    drawCrowdCasters(this.gl, uniforms, cu, v, this.casters, level, first, count, out);
+    return (level === 0 ? this.vertexCount : this.lod.levels[level - 1]!.vertexCount) * count;
   }
 
   /**
