@@ -8,6 +8,9 @@
 //   (sRGB, clamped to 1) before lighting.
 // SHADOW_RECEIVE: the shaded colouring's key light is scaled by the shadow map's visibility (shadow_pars);
 //   the teaching colourings stay unshadowed (their colours are the point).
+// IMPOSTOR_CAPTURE: a crowd impostor's atlas cell (render/crowd-impostor.ts): the unlit base colour (sRGB, the
+//   instance's tint left out) to location 0 and the unit normal (model space, · 0.5 + 0.5) to location 1, both
+//   with alpha 1 over the atlas's clear of 0; cut-out fragments are discarded. Lit where drawn (impostor.frag).
 // SHADOW_DEPTH: the shadow map's caster pass (render/shadow-pass.ts): depth only; a 'mask' material's
 //   cut-out fragments are discarded so holes cast no shadow. Nothing is shaded.
 // The teaching views replace the material with a debug colour (debug_views.glsl), kept shaded:
@@ -45,7 +48,12 @@ in vec2 v_view;
 in vec3 v_crowdTint;
 #endif
 
+#if defined(IMPOSTOR_CAPTURE)
+layout(location = 0) out vec4 o_colour;
+layout(location = 1) out vec4 o_normal;
+#else
 out vec4 o_colour;
+#endif
 
 #if defined(SHADOW_DEPTH)
 void main() {
@@ -70,6 +78,9 @@ void main() {
   o_colour = vec4(shadeFlat(groupColour(u_viewGroup), n, u_keyDir), u_alpha);
 #elif defined(VIEW_DISTORTION)
   o_colour = vec4(shadeFlat(distortionColour(v_view.x), n, u_keyDir), u_alpha);
+#elif defined(IMPOSTOR_CAPTURE)
+  o_colour = vec4(min(u_diffuse.rgb * tex.rgb, vec3(1.0)), 1.0);
+  o_normal = vec4(n * 0.5 + 0.5, 1.0);
 #else
 #if defined(CROWD)
   vec3 albedo = pow(min(u_diffuse.rgb * tex.rgb * v_crowdTint, vec3(1.0)), vec3(2.2));

@@ -32,14 +32,19 @@ uniform int u_crowdBindPose;
 int crowdBlock;
 float crowdBlend;
 
+#if defined(CROWD_BAKED)
+// The instance's clip time in [0, duration) for its clip's table entry c (0 for a clip without duration).
+float crowdClipTime(vec4 c) {
+  if (c.z <= 0.0) return 0.0;
+  float x = u_crowdTime * a_crowdPlace.w + a_crowdPlace.z;
+  return x - c.z * floor(x / c.z);
+}
+#endif
+
 void crowdFrame() {
 #if defined(CROWD_BAKED)
   vec4 c = u_bakeClips[int(a_crowdClip + 0.5)];
-  float time = 0.0;
-  if (c.z > 0.0) {
-    float x = u_crowdTime * a_crowdPlace.w + a_crowdPlace.z;
-    time = x - c.z * floor(x / c.z);
-  }
+  float time = crowdClipTime(c);
   float f = time * c.w;
   float k = clamp(floor(f), 0.0, c.y - 1.0);
   crowdBlock = (int(c.x + 0.5) + int(k)) * u_crowdSlots;

@@ -1,7 +1,7 @@
 import { LOD_RATIOS } from '../model/lod-simplify.ts';
 import { orientScene } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
-import { MAX_LOD_LEVELS } from '../render/crowd-lod.ts';
+import { MAX_MESH_LEVELS } from '../render/crowd-lod.ts';
 import type { LodLevelInput } from '../render/crowd-lod-set.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { findBuiltin } from './builtins.ts';
@@ -18,7 +18,7 @@ export interface LodLevelPlan {
 }
 
 /**
- * The authored lighter levels a crowd of `model` draws far away, nearest first (at most MAX_LOD_LEVELS − 1),
+ * The authored lighter levels a crowd of `model` draws far away, nearest first (at most MAX_MESH_LEVELS − 1),
  * and the chosen level's index among the built-in's levels (lightest first); `authored` false for a model
  * without detail levels (its levels are generated). At its lightest authored level: no levels.
  */
@@ -28,7 +28,7 @@ export function lighterLevels(model: Pick<LoadedModel, 'id' | 'origin' | 'detail
   const names = Object.keys(builtin.details);
   const chosen = names.indexOf(model.detail || builtin.defaultDetail || '');
   const levels: LodLevelPlan[] = [];
-  for (let k = Math.min(chosen, MAX_LOD_LEVELS - 1) - 1; k >= 0; k--) levels.push({ detail: names[k]!, url: builtin.details[names[k]!]! });
+  for (let k = Math.min(chosen, MAX_MESH_LEVELS - 1) - 1; k >= 0; k--) levels.push({ detail: names[k]!, url: builtin.details[names[k]!]! });
   return { authored: true, chosen: Math.max(0, chosen), levels };
 }
 

@@ -176,6 +176,8 @@ export class Facts {
       /** A tint per crowd instance (crowdTint, default on). */
       crowdTint: state.crowdTint,
       cull: state.cull,
+      /** Where the crowd draws impostors: 'far' (default), 'all' or 'off'. */
+      impostors: state.impostors,
       crowdBake: ctx.renderer.crowdBake(),
       /**
        * Crowd mode's distance LOD (docs/crowds.md): `on` (state.lod); `status` of the lighter levels: 'off' (none

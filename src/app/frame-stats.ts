@@ -66,7 +66,12 @@ export interface Stats {
   /** Crowd mode: instances the camera pass drew and culled, as of the last frame of the window (not averaged); 1 and 0 outside it. */
   instancesDrawn: number;
   instancesCulled: number;
-  /** Crowd mode's distance LOD: the camera pass's instances per drawn level, nearest (the chosen level) first, as of the last frame; [1] outside crowd mode, [drawn] without LOD. */
+  /** Crowd mode: triangles drawn in the last frame, every pass (camera, shadow casters; an impostor counts 2); 0 outside it. */
+  crowdTriangles: number;
+  /**
+   * Crowd mode's distance LOD: the camera pass's instances per drawn level, nearest (the chosen level) first,
+   * the impostors last when drawn, as of the last frame; [1] outside crowd mode, [drawn] without LOD.
+   */
   instancesPerLevel: number[];
   /** Mixed crowds: the camera pass's instances per model, the loaded model first, as of the last frame; [instancesDrawn] for one model. */
   instancesPerModel: number[];
@@ -117,6 +122,7 @@ export class FrameStats {
     wanderUsPerInstance: 0,
     instancesDrawn: 1,
     instancesCulled: 0,
+    crowdTriangles: 0,
     instancesPerLevel: [1],
     instancesPerModel: [1],
     volumeRatio: null,
@@ -209,6 +215,7 @@ export class FrameStats {
     st.crowd = f.crowd;
     st.instancesDrawn = f.instancesDrawn;
     st.instancesCulled = f.instancesCulled;
+    st.crowdTriangles = f.crowdTriangles;
     const perLevel = st.instancesPerLevel;
     perLevel.length = f.lodLevels;
     for (let l = 0; l < f.lodLevels; l++) perLevel[l] = f.instancesPerLevel[l]!;

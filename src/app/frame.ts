@@ -66,6 +66,7 @@ export class FrameDrawer {
     wanderFloorY: 0,
     crowdPath: 'baked',
     cull: true,
+    impostors: 'far',
     lod: true,
     crowdMix: [],
   };
@@ -147,6 +148,7 @@ export class FrameDrawer {
     o.crowdPath = s.crowdPath;
     o.crowdTint = s.crowdTint;
     o.cull = s.cull;
+    o.impostors = s.impostors;
     o.lod = s.lod;
     this.lod.update(model, s, this.ctx.renderer);
     player.morphTracksEnabled = s.morphTrack;

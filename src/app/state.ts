@@ -1,6 +1,7 @@
 import { MORPH_PATHS, type MorphPath } from '../anim/morph.ts';
 import { VIEW_IDS, type ViewId } from '../render/views.ts';
 import { CROWD_LAYOUTS, MAX_CROWD, type CrowdLayout } from '../render/crowd-layout.ts';
+import { IMPOSTOR_MODES, type ImpostorMode } from '../render/frame-types.ts';
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 import { formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec.ts';
 import { DEFAULT_SPLIT, parseCompare, parseSplit, type ComparePair } from './compare-state.ts';
@@ -90,6 +91,11 @@ export interface AppState {
   crowdTint: boolean;
   /** Crowd mode: frustum-cull instances against the camera (`cull`, default on). */
   cull: boolean;
+  /**
+   * Crowd mode with LOD: impostors (`impostors`, docs/crowds.md): 'far' (default) for the far field past the
+   * lightest level, 'all' for every instance, 'off' for none.
+   */
+  impostors: ImpostorMode;
   /** Crowd mode, a model with detail levels: far instances draw the lighter levels (`lod`, default on; docs/crowds.md). */
   lod: boolean;
   /**
@@ -141,6 +147,7 @@ export function defaultState(): AppState {
     crowdLayout: 'grid',
     crowdTint: true,
     cull: true,
+    impostors: 'far',
     lod: true,
     crowdModels: [],
     compare: null,
@@ -305,6 +312,13 @@ export function applyParams(state: AppState, params: Record<string, string | num
         const on = parseSwitch(value, raw);
         if (on === null) bad(key, raw, 'expected 1 (cull crowd instances outside the view, default) or 0');
         else state.cull = on;
+        break;
+      }
+      case 'impostors': {
+        // 1 and 0 read as the switch they look like: far (the default) and off.
+        const mode = value === '1' || value === 'true' ? 'far' : value === '0' || value === 'false' ? 'off' : value;
+        if (!(IMPOSTOR_MODES as readonly string[]).includes(mode)) bad(key, raw, `expected one of ${IMPOSTOR_MODES.join(', ')} (far: the far field, default; all: every instance; 1 = far, 0 = off)`);
+        else state.impostors = mode as ImpostorMode;
         break;
       }
       case 'lod': {

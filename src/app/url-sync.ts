@@ -68,6 +68,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.crowdLayout !== DEFAULTS.crowdLayout) put('crowdLayout', s.crowdLayout);
   if (!s.crowdTint) put('crowdTint', '0');
   if (!s.cull) put('cull', '0');
+  if (s.impostors !== 'far') put('impostors', s.impostors);
   if (!s.lod) put('lod', '0');
   if (linkable && s.crowdModels.length > 0) put('crowdModels', s.crowdModels.join(','));
   if (own && s.tracks !== '') put('tracks', s.tracks);

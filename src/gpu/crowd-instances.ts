@@ -31,6 +31,10 @@ export class CrowdInstances {
   private levelSlots: number[][] = [];
   private slots0: number[] = [];
   private levelMeshes: (readonly MeshBuffers[])[] = [];
+  /** The impostor quad's corner buffer (setImpostorQuad), its vertex array and the slot it points at. */
+  private quad: WebGLBuffer | null = null;
+  private quadVao: WebGLVertexArrayObject | null = null;
+  private quadSlot = 0;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -46,6 +50,30 @@ export class CrowdInstances {
   setLevels(levels: (readonly MeshBuffers[])[]): void {
     this.levelMeshes = levels;
     if (this.buffer) this.buildVaos();
+  }
+
+  /**
+   * The far field's impostors (render/crowd-impostor-pass.ts): `corners`, a buffer of the quad's corners (vec2
+   * at a_uv, per vertex, not owned), and a vertex array with those and the instance attributes, built now and
+   * at every reserve() that grows.
+   */
+  setImpostorQuad(corners: WebGLBuffer): void {
+    this.quad = corners;
+    if (this.buffer) this.buildVaos();
+  }
+
+  /** The impostor quad's vertex array with its instance attributes pointing at slot `firstSlot` (after setImpostorQuad and reserve()). */
+  impostorVao(firstSlot: number): WebGLVertexArrayObject {
+    const vao = this.quadVao!;
+    if (this.quadSlot !== firstSlot) {
+      const gl = this.gl;
+      gl.bindVertexArray(vao);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
+      this.pointInstances(firstSlot);
+      gl.bindBuffer(gl.ARRAY_BUFFER, null);
+      this.quadSlot = firstSlot;
+    }
+    return vao;
   }
 
   /** Lighter levels set (setLevels). */
@@ -105,43 +133,54 @@ export class CrowdInstances {
     this.slots0 = this.vaos.map(() => 0);
     this.levelVaos = this.levelMeshes.map((meshes) => this.meshVaos(meshes));
     this.levelSlots = this.levelVaos.map((list) => list.map(() => 0));
+    if (this.quad) this.quadVao = this.instanceVao(null);
+    this.quadSlot = 0;
   }
 
   private deleteVaos(): void {
     const gl = this.gl;
     for (const v of this.vaos) gl.deleteVertexArray(v);
     for (const list of this.levelVaos) for (const v of list) gl.deleteVertexArray(v);
+    if (this.quadVao) gl.deleteVertexArray(this.quadVao);
+    this.quadVao = null;
     this.vaos = [];
     this.levelVaos = [];
   }
 
   /** One vertex array per mesh: its attributes and index buffer, and the instance attributes at slot 0. */
   private meshVaos(meshes: readonly MeshBuffers[]): WebGLVertexArrayObject[] {
+    return meshes.map((mesh) => this.instanceVao(mesh));
+  }
+
+  /** A vertex array with `mesh`'s attributes and index buffer (null: the impostor quad's corners at a_uv) and the instance attributes at slot 0. */
+  private instanceVao(mesh: MeshBuffers | null): WebGLVertexArrayObject {
     const gl = this.gl;
-    const vaos: WebGLVertexArrayObject[] = [];
     const stride = INSTANCE_FLOATS * 4;
-    for (const mesh of meshes) {
-      const vao = gl.createVertexArray();
-      if (!vao) throw new Error('createVertexArray failed');
-      gl.bindVertexArray(vao);
+    const vao = gl.createVertexArray();
+    if (!vao) throw new Error('createVertexArray failed');
+    gl.bindVertexArray(vao);
+    if (mesh) {
       for (const loc of [ATTRIB.a_position, ATTRIB.a_normal, ATTRIB.a_uv, ATTRIB.a_joints, ATTRIB.a_weights, ATTRIB.a_tangent]) {
         if (!mesh.bindAttribute(loc)) gl.disableVertexAttribArray(loc);
       }
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, mesh.indexBuffer);
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
-      gl.enableVertexAttribArray(ATTRIB.a_crowdPlace);
-      gl.vertexAttribPointer(ATTRIB.a_crowdPlace, 4, gl.FLOAT, false, stride, 0);
-      gl.vertexAttribDivisor(ATTRIB.a_crowdPlace, 1);
-      gl.enableVertexAttribArray(ATTRIB.a_crowdClip);
-      gl.vertexAttribPointer(ATTRIB.a_crowdClip, 1, gl.FLOAT, false, stride, 16);
-      gl.vertexAttribDivisor(ATTRIB.a_crowdClip, 1);
-      gl.enableVertexAttribArray(ATTRIB.a_crowdLook);
-      gl.vertexAttribPointer(ATTRIB.a_crowdLook, 4, gl.FLOAT, false, stride, 20);
-      gl.vertexAttribDivisor(ATTRIB.a_crowdLook, 1);
-      gl.bindVertexArray(null);
-      vaos.push(vao);
+    } else {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.quad);
+      gl.enableVertexAttribArray(ATTRIB.a_uv);
+      gl.vertexAttribPointer(ATTRIB.a_uv, 2, gl.FLOAT, false, 0, 0);
     }
-    return vaos;
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
+    gl.enableVertexAttribArray(ATTRIB.a_crowdPlace);
+    gl.vertexAttribPointer(ATTRIB.a_crowdPlace, 4, gl.FLOAT, false, stride, 0);
+    gl.vertexAttribDivisor(ATTRIB.a_crowdPlace, 1);
+    gl.enableVertexAttribArray(ATTRIB.a_crowdClip);
+    gl.vertexAttribPointer(ATTRIB.a_crowdClip, 1, gl.FLOAT, false, stride, 16);
+    gl.vertexAttribDivisor(ATTRIB.a_crowdClip, 1);
+    gl.enableVertexAttribArray(ATTRIB.a_crowdLook);
+    gl.vertexAttribPointer(ATTRIB.a_crowdLook, 4, gl.FLOAT, false, stride, 20);
+    gl.vertexAttribDivisor(ATTRIB.a_crowdLook, 1);
+    gl.bindVertexArray(null);
+    return vao;
   }
 
   /** Sends instance slots [from, to) of `data` (one bufferSubData); to ≤ capacity. */
@@ -159,6 +198,7 @@ export class CrowdInstances {
     const gl = this.gl;
     this.deleteVaos();
     this.levelMeshes = [];
+    this.quad = null;
     if (this.buffer) gl.deleteBuffer(this.buffer);
     this.buffer = null;
     this.capacity = 0;

@@ -4,6 +4,8 @@ import litFrag from '../../glsl/lit.frag';
 import flatFrag from '../../glsl/flat.frag';
 import linesVert from '../../glsl/lines.vert';
 import linesFrag from '../../glsl/lines.frag';
+import impostorVert from '../../glsl/impostor.vert';
+import impostorFrag from '../../glsl/impostor.frag';
 import { PALETTE_BINDING } from './palette-ubo.ts';
 import { PALETTE_TEXTURE_UNIT } from './palette-texture.ts';
 
@@ -20,6 +22,8 @@ export const SOURCES = {
   'flat.frag': flatFrag,
   'lines.vert': linesVert,
   'lines.frag': linesFrag,
+  'impostor.vert': impostorVert,
+  'impostor.frag': impostorFrag,
 } as const;
 export type SourceName = keyof typeof SOURCES;
 

@@ -2,7 +2,7 @@ import type { CrowdBake } from '../anim/crowd-bake.ts';
 import type { CrowdInstances } from '../gpu/crowd-instances.ts';
 import type { Scene } from '../model/types.ts';
 import { CrowdLodLevel, levelMismatch } from './crowd-lod-level.ts';
-import { lodDistances, MAX_LOD_LEVELS } from './crowd-lod.ts';
+import { lodDistances, MAX_LOD_LEVELS, MAX_MESH_LEVELS } from './crowd-lod.ts';
 import type { ModelGpu } from './model-gpu.ts';
 
 /**
@@ -33,11 +33,11 @@ export class CrowdLodSet {
     private readonly maxTextureSize: number,
   ) {}
 
-  /** Hands over `model`'s lighter levels (nearest first, at most MAX_LOD_LEVELS − 1; the chosen one `chosenDetail`), from `source`. */
+  /** Hands over `model`'s lighter levels (nearest first, at most MAX_MESH_LEVELS − 1; the chosen one `chosenDetail`), from `source`. */
   set(model: ModelGpu, chosenDetail: string, levels: LodLevelInput[], source: 'generated' | 'authored'): void {
     this.release();
     this.of = model;
-    this.pending = levels.slice(0, MAX_LOD_LEVELS - 1);
+    this.pending = levels.slice(0, MAX_MESH_LEVELS - 1);
     this.chosenDetail = chosenDetail;
     this.chosenTriangles = triangles(model.scene);
     this.source = source;
@@ -97,6 +97,13 @@ export class CrowdLodSet {
   casterLevel(texel: number): number {
     let level = 0;
     while (level < this.drawn - 1 && this.errors[level + 1]! <= texel) level++;
+    return level;
+  }
+
+  /** The lightest held level (0: the chosen one) whose error is at most `error` model units. */
+  levelUnder(error: number): number {
+    let level = 0;
+    while (level < this.levels.length && this.errors[level + 1]! <= error) level++;
     return level;
   }
 

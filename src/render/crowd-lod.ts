@@ -14,8 +14,10 @@
 
 /** Largest projected error (px) a level may show. */
 export const ERROR_PIXELS = 1;
-/** Most levels a crowd draws (the chosen one and five lighter ones). */
-export const MAX_LOD_LEVELS = 6;
+/** Most mesh levels a crowd draws (the chosen one and five lighter ones). */
+export const MAX_MESH_LEVELS = 6;
+/** Most levels a crowd draws: the mesh levels and the impostors past them (crowd-impostor-pass.ts). */
+export const MAX_LOD_LEVELS = MAX_MESH_LEVELS + 1;
 
 /** The size in px of `error` model units at camera distance `distance` (perspective, on the view axis). */
 export function projectedErrorPx(error: number, fovYDeg: number, viewportPx: number, distance: number): number {

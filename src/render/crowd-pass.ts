@@ -5,6 +5,7 @@ import type { OrbitCamera } from './camera.ts';
 import { layoutHalfExtent } from './crowd-layout.ts';
 import type { LodLevelInput } from './crowd-lod-set.ts';
 import { assignModels, MAX_CROWD_MODELS, standingTransform, unwrapTime } from './crowd-mix.ts';
+import { CrowdImpostorPass } from './crowd-impostor-pass.ts';
 import { BAKE_CLIPS, crowdVariant, type CrowdVariant } from './crowd-programs.ts';
 import { SubCrowd, type SubCrowdFrame } from './crowd-sub.ts';
 import { resetFigures, type CrowdMixModel, type FrameFigures, type RenderOptions } from './frame-types.ts';
@@ -71,7 +72,7 @@ export class CrowdPass {
   private variant: CrowdVariant | null = null;
   private readonly frame: SubCrowdFrame = {
     count: 1, spacing: 1, layout: 'grid', facing: 0, pivot: IDENTITY_MODEL, tint: true, wander: false, cull: true, viewProj: IDENTITY_MODEL, eye: IDENTITY_MODEL,
-    baked: false, bindPose: false, all: false, shadowDir: IDENTITY_MODEL, floorY: 0, lod: false, fovYDeg: 40, viewportPx: 1,
+    baked: false, bindPose: false, all: false, shadowDir: IDENTITY_MODEL, floorY: 0, lod: false, impostors: 'off', fovYDeg: 40, viewportPx: 1,
   };
   private readonly crowdUniforms = {
     u_crowdSlots: 1, u_crowdBase: 0, u_crowdTime: 0, u_crowdBindPose: 0,
@@ -83,6 +84,8 @@ export class CrowdPass {
   private readonly clock = new Float64Array(2);
   /** The path the last crowd frame drew ('' before any). */
   lastPath = '';
+  /** The far field's impostor program and quad (crowd-impostor-pass.ts). */
+  private readonly impostors: CrowdImpostorPass;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -93,7 +96,9 @@ export class CrowdPass {
     private readonly shadowPass: ShadowPass,
     private readonly shadowMap: ShadowMap,
     private readonly clear: () => void,
-  ) {}
+  ) {
+    this.impostors = new CrowdImpostorPass(gl, programs, uniforms, this.crowdUniforms);
+  }
 
   /** The crowd state is of a model other than `model` (which may be disposed already). */
   holdsOther(model: ModelGpu): boolean {
@@ -135,7 +140,7 @@ export class CrowdPass {
 
   /** The detail levels the last crowd frame drew for the loaded model, nearest first, and where each ends (model units; null for the last: no end). Allocates. */
   levelFacts(): { details: string[]; to: (number | null)[] } {
-    return this.main?.lod.facts() ?? { details: [''], to: [null] };
+    return this.main?.levelFacts() ?? { details: [''], to: [null] };
   }
 
   /** Frees every model's crowd state (rebuilt on the next crowd frame; the levels when handed over again). */
@@ -266,8 +271,13 @@ export class CrowdPass {
     f.shadowDir = this.shadowDir;
     f.floorY = model.framing.floorY;
     f.lod = opts.lod;
+    f.impostors = opts.impostors;
     f.fovYDeg = camera.fovYDeg;
     f.viewportPx = gl.drawingBufferHeight;
+    for (let k = 0; k < models; k++) {
+      const sub = drawn[k]!;
+      sub.refreshImpostor(this.impostors, f, k > 0 ? sub.clip : clip, k > 0 ? -1 : player.duration, v.influences, this.uniforms, this.crowdUniforms, out);
+    }
     let instanceBytes = 0;
     let live = 0;
     out.lodLevels = 1;
@@ -337,6 +347,15 @@ export class CrowdPass {
       out.skinnedVertices += sub.skinnedVertices();
       for (let i = 0; i < sub.model.meshes.length; i++) out.vertexBytes += sub.model.meshes[i]!.vertexBytes;
     }
+    // The far field's impostors: opaque (coverage-tested), so before the blended materials.
+    let impostors = false;
+    for (let k = 0; k < models; k++) impostors ||= drawn[k]!.data.levels > drawn[k]!.meshLevels;
+    if (impostors) {
+      this.impostors.begin();
+      for (let k = 0; k < models; k++) drawn[k]!.drawImpostors(this.impostors, cu, baked, out);
+      gl.useProgram(v.lit.program);
+      v.litFrame.apply();
+    }
     if (blended) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
@@ -373,6 +392,7 @@ export class CrowdPass {
 
   dispose(): void {
     this.release();
+    this.impostors.dispose();
     this.variant = null;
   }
 }

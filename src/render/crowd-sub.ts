@@ -6,10 +6,15 @@ import { CrowdModel } from './crowd.ts';
 import { CrowdInstanceData, type CrowdInstanceFrame } from './crowd-instance-data.ts';
 import { drawCrowdCasters, type CrowdCasterInput } from './crowd-casters.ts';
 import { CrowdLodSet } from './crowd-lod-set.ts';
-import { MAX_LOD_LEVELS } from './crowd-lod.ts';
+import { CrowdImpostor } from './crowd-impostor.ts';
+import { IMPOSTOR_PX, type CrowdImpostorPass } from './crowd-impostor-pass.ts';
+import { distanceForError, MAX_LOD_LEVELS } from './crowd-lod.ts';
+import { IMPOSTOR_AZIMUTHS, IMPOSTOR_CELL_PX, IMPOSTOR_ELEVATIONS } from './impostor-cells.ts';
+
+const IMPOSTOR_VIEWS = IMPOSTOR_AZIMUTHS * IMPOSTOR_ELEVATIONS.length;
 import { transformSphere } from './crowd-mix.ts';
 import { BAKE_CLIPS, type CrowdUniforms, type CrowdVariant } from './crowd-programs.ts';
-import type { FrameFigures } from './frame-types.ts';
+import type { FrameFigures, ImpostorMode } from './frame-types.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
 
@@ -28,6 +33,8 @@ type SharedFrame = Pick<CrowdInstanceFrame, 'count' | 'spacing' | 'layout' | 'fa
 export interface SubCrowdFrame extends SharedFrame {
   bindPose: boolean;
   lod: boolean;
+  /** With `lod`: the far field (or every instance) as impostors once the model's atlas holds its clip (refreshImpostor). */
+  impostors: ImpostorMode;
   fovYDeg: number;
   viewportPx: number;
 }
@@ -48,6 +55,10 @@ export class SubCrowd {
   readonly instances: CrowdInstances;
   readonly data = new CrowdInstanceData();
   readonly lod: CrowdLodSet;
+  /** The far field's atlas of this model's clip (captured by captureImpostor; empty until then). */
+  readonly impostor: CrowdImpostor;
+  /** Mesh levels of the last prepared frame; its drawn levels past them (at most one) are the impostors. */
+  meshLevels = 1;
   readonly draws: DrawRange[][];
   /** The clip table of the baked path: (first frame, intervals, duration, intervals per second) per clip. */
   readonly bakeClips = new Float32Array(4 * BAKE_CLIPS);
@@ -81,6 +92,7 @@ export class SubCrowd {
     this.vertexCount = model.scene.meshes.reduce((n, m) => n + m.vertexCount, 0);
     this.instances = new CrowdInstances(gl, model.meshes);
     this.lod = new CrowdLodSet(gl, maxTextureSize);
+    this.impostor = new CrowdImpostor(gl);
     this.casters = { model, crowd: this.crowd, draws: this.draws, levels: this.lod.levels, instances: this.instances, texture: this.crowd.palette };
   }
 
@@ -143,12 +155,44 @@ export class SubCrowd {
     d.members = this.members;
     d.memberCount = this.memberCount;
     // The switch distances are the levels' errors projected: a scaled model's errors scale with it.
-    d.lodLevels = this.lod.frame(this.model, f.baked && f.lod, f.fovYDeg, f.viewportPx);
+    const meshLevels = this.lod.frame(this.model, f.baked && f.lod, f.fovYDeg, f.viewportPx);
     const s2 = this.transform[0]! * this.transform[0]!;
-    for (let l = 0; l < d.lodLevels - 1; l++) this.switches2[l] = this.lod.switches2[l]! * s2;
+    for (let l = 0; l < meshLevels - 1; l++) this.switches2[l] = this.lod.switches2[l]! * s2;
+    this.meshLevels = meshLevels;
+    d.lodLevels = meshLevels;
+    if (meshLevels > 1 && f.impostors !== 'off' && !f.bindPose && this.impostor.holds(clip)) {
+      // Impostors past the lightest level's switch, once the sphere's diameter projects under IMPOSTOR_PX;
+      // 'all': every switch at 0, so every instance is one.
+      const small = distanceForError(2 * this.impostor.sphere[3]!, f.fovYDeg, f.viewportPx, IMPOSTOR_PX);
+      const from = f.impostors === 'all' ? 0 : Math.max(this.lod.switches[meshLevels - 2]!, small);
+      if (f.impostors === 'all') this.switches2.fill(0);
+      this.switches2[meshLevels - 1] = from * from * s2;
+      d.lodLevels = meshLevels + 1;
+    }
     d.lodSwitches2 = this.switches2;
     d.eye = f.eye;
     return this.data.update(this.instances, d);
+  }
+
+  /**
+   * Captures the atlas of `clip` (of `duration` s; −1: its own) when it should be now: impostors wanted (`f`),
+   * the levels uploaded (impostors lie past the lightest), the baked path, and the atlas not holding the clip
+   * yet. Drawn with `pass`'s capture program at the lightest level whose error is under one atlas pixel;
+   * one-time work (allocates), counted in `out`'s setup figures. Leaves the default framebuffer bound.
+   */
+  refreshImpostor(pass: CrowdImpostorPass, f: SubCrowdFrame, clip: number, duration: number, influences: number, uniforms: SceneUniforms, cu: CrowdUniforms, out: FrameFigures): void {
+    if (!f.baked || !f.lod || f.impostors === 'off' || f.bindPose || clip < 0 || this.lod.levels.length === 0 || this.lod.of !== this.model || this.impostor.holds(clip)) return;
+    const t0 = performance.now();
+    const bake = this.bake;
+    const sphere = bake.spheres.subarray(clip * 4, clip * 4 + 4);
+    const level = this.lod.levelUnder((2 * sphere[3]!) / IMPOSTOR_CELL_PX);
+    this.impostor.capture(pass.captureProgram(influences), uniforms, cu, {
+      model: this.model, crowd: this.crowd, draws: this.draws, levels: this.lod.levels, level, bakeClips: this.bakeClips, clip,
+      duration: duration >= 0 ? duration : this.clipDuration(clip), sphere,
+    });
+    this.instances.setImpostorQuad(pass.quad());
+    out.setupUs += (performance.now() - t0) * 1000;
+    out.setupWhat = `crowd impostor atlas (${this.impostor.frames} frames × ${IMPOSTOR_VIEWS} views at detail ${level === 0 ? 'full' : this.lod.levels[level - 1]!.detail}, ${this.impostor.bytes} bytes)`;
   }
 
   /** Writes this model's clip table, transform and palette block size into the shared crowd uniforms. */
@@ -181,12 +225,14 @@ export class SubCrowd {
     c.texture = texture;
     const data = this.data;
     const starts = data.levelStarts;
-    const top = Math.min(this.lod.casterLevel(texel / this.transform[0]!), data.levels - 1);
+    const lightest = this.meshLevels - 1;
+    const top = Math.min(this.lod.casterLevel(texel / this.transform[0]!), lightest);
     let vertices = 0;
-    // Camera levels 0..top draw at the texel level as one range; each lighter camera level at its own.
-    for (let l = top; l < data.levels; l++) {
+    // Camera levels 0..top draw at the texel level as one range; each lighter camera level at its own, the
+    // impostors' range with the lightest mesh level's.
+    for (let l = top; l <= lightest; l++) {
       const first = l === top ? 0 : starts[l]!;
-      const count = starts[l + 1]! - first;
+      const count = starts[l === lightest ? data.levels : l + 1]! - first;
       vertices += this.drawCasterRange(uniforms, cu, v, l, first, count, out);
     }
     vertices += this.drawCasterRange(uniforms, cu, v, top, data.live, data.slots - data.live, out);
@@ -210,7 +256,7 @@ export class SubCrowd {
     this.applyModel(cu, baked);
     texture.bind();
     uniforms.material.u_alpha = 1;
-    for (let l = 0; l < data.levels; l++) {
+    for (let l = 0; l < Math.min(data.levels, this.meshLevels); l++) {
       const first = starts[l]!;
       const count = starts[l + 1]! - first;
       if (count === 0) continue;
@@ -221,6 +267,29 @@ export class SubCrowd {
       this.drawInstances(v, uniforms, cu, own ?? this.crowd, count, round, l, first, lod === null ? this.draws : lod.draws, out);
       if (own) texture.bind();
     }
+  }
+
+  /** The impostors' range of the last prepared frame, if any (`pass` begun, its program in use). */
+  drawImpostors(pass: CrowdImpostorPass, cu: CrowdUniforms, baked: boolean, out: FrameFigures): void {
+    const data = this.data;
+    if (data.levels <= this.meshLevels) return;
+    const first = data.levelStarts[this.meshLevels]!;
+    const count = data.levelStarts[this.meshLevels + 1]! - first;
+    if (count <= 0) return;
+    this.applyModel(cu, baked);
+    pass.draw(this.impostor, this.instances, first, count, out);
+  }
+
+  /** The levels the last frame drew (CrowdLodSet.facts), with the impostors and where they start when drawn. Allocates. */
+  levelFacts(): { details: string[]; to: (number | null)[] } {
+    const facts = this.lod.facts();
+    if (this.data.levels > this.meshLevels) {
+      facts.details.push('impostor');
+      const s = this.transform[0]!;
+      facts.to[facts.to.length - 1] = Number((Math.sqrt(this.switches2[this.meshLevels - 1]!) / s).toFixed(3));
+      facts.to.push(null);
+    }
+    return facts;
   }
 
   private drawInstances(v: CrowdVariant, uniforms: SceneUniforms, cu: CrowdUniforms, crowd: CrowdModel, count: number, round: number, level: number, first: number, meshDraws: DrawRange[][], out: FrameFigures): void {
@@ -255,7 +324,7 @@ export class SubCrowd {
   skinnedVertices(): number {
     const data = this.data;
     let n = 0;
-    for (let l = 0; l < data.levels; l++) n += (l === 0 ? this.vertexCount : this.lod.levels[l - 1]!.vertexCount) * (data.levelStarts[l + 1]! - data.levelStarts[l]!);
+    for (let l = 0; l < Math.min(data.levels, this.meshLevels); l++) n += (l === 0 ? this.vertexCount : this.lod.levels[l - 1]!.vertexCount) * (data.levelStarts[l + 1]! - data.levelStarts[l]!);
     return n;
   }
 
@@ -267,6 +336,7 @@ export class SubCrowd {
 
   dispose(): void {
     this.releaseLevels();
+    this.impostor.dispose();
     this.crowd.dispose();
     this.instances.dispose();
   }

@@ -1,4 +1,8 @@
 import { MAX_LOD_LEVELS } from './crowd-lod.ts';
+
+/** Where a crowd draws impostors (RenderOptions.impostors). */
+export type ImpostorMode = 'far' | 'all' | 'off';
+export const IMPOSTOR_MODES: readonly ImpostorMode[] = ['far', 'all', 'off'];
 import type { mat4 } from 'gl-matrix';
 import type { Technique, TechniqueMesh } from '../techniques/technique.ts';
 import { MAX_CROWD_MODELS } from './crowd-mix.ts';
@@ -59,6 +63,11 @@ export interface RenderOptions {
   crowdPath: 'baked' | 'cpu';
   /** Crowd mode: frustum-cull instances against the camera. */
   cull: boolean;
+  /**
+   * Crowd mode with LOD (baked path): 'far' draws the instances past the lightest level whose sphere projects
+   * under IMPOSTOR_PX as impostors, 'all' every instance (to look at them up close), 'off' none.
+   */
+  impostors: ImpostorMode;
   /** Crowd mode, baked path: draw far instances with the lighter detail levels handed to the renderer (distance LOD). */
   lod: boolean;
   /**

@@ -10,6 +10,7 @@ interface CrowdProxy {
   crowdLayout: string;
   crowdTint: boolean;
   cull: boolean;
+  impostors: string;
   lod: boolean;
   /** `crowdModels` as text: ids or URLs, comma-separated. */
   crowdModels: string;
@@ -17,7 +18,7 @@ interface CrowdProxy {
 
 /** The crowd values of a fresh panel proxy (the state's defaults). Allocates; once per panel. */
 export function crowdProxy(): CrowdProxy {
-  return { crowd: 1, crowdPath: 'baked', crowdLayout: 'grid', crowdTint: true, cull: true, lod: true, crowdModels: '' };
+  return { crowd: 1, crowdPath: 'baked', crowdLayout: 'grid', crowdTint: true, cull: true, impostors: 'far', lod: true, crowdModels: '' };
 }
 
 /** Copies the state's crowd values into the panel's proxy (the controllers then show them). */
@@ -27,13 +28,14 @@ export function syncCrowdProxy(p: CrowdProxy, s: AppState): void {
   p.crowdLayout = s.crowdLayout;
   p.crowdTint = s.crowdTint;
   p.cull = s.cull;
+  p.impostors = s.impostors;
   p.lod = s.lod;
   p.crowdModels = s.crowdModels.join(',');
 }
 
 /**
  * The Rendering folder's crowd controls: the instance count, the crowd path, the layout, the tint, culling, the
- * distance LOD and the models of a mixed crowd,
+ * distance LOD, the impostors and the models of a mixed crowd,
  * each setting the app's state through `app.set` (docs/crowds.md says what they do); the panel's proxy
  * keeps their values in step with the state. Returns the count slider.
  */
@@ -57,6 +59,9 @@ export function addCrowdControls(folder: GUI, p: CrowdProxy, app: App): Controll
   folder.add(p, 'lod').name('crowd LOD').onChange((v: boolean) => {
     void app.set({ lod: v });
   }).domElement.title = 'Distance LOD for a model with detail levels (Dawn): far instances draw the lighter levels, loaded in the background (baked path)';
+  folder.add(p, 'impostors', ['far', 'all', 'off']).name('crowd impostors').onChange((v: string) => {
+    void app.set({ impostors: v });
+  }).domElement.title = 'With crowd LOD: far draws the instances past the lightest level, only a few pixels tall, as one textured quad each, from an atlas of the clip captured from 24 directions when the crowd starts; all draws every instance that way (to see an impostor up close); off draws none (baked path)';
   folder.add(p, 'crowdModels').name('crowd models').onFinishChange((v: string) => {
     void app.set({ crowdModels: v });
   }).domElement.title = `Mixed crowd: other models, comma-separated (built-in ids such as tiny,fox,walker, or URLs; default = the loaded model, always the first). Loaded in the background; each instance draws one of them at its own walk clip, phase and speed, scaled to the loaded model's height (baked path)`;

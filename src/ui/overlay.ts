@@ -155,7 +155,7 @@ export class Overlay {
       `passes    ${s.passes}   skinned ${s.skinnedVerticesPerFrame} vertices/frame` +
       (s.feedbackBytes > 0 ? `   stream-out ${formatKiB(Math.round(s.feedbackBytes))}/frame\n` : '\n') +
       `vertices  ${formatKiB(s.vertexBytes)}   duplicated ${s.duplicatedVertices}\n` +
-      (s.crowd > 1 ? `instances ${s.instancesDrawn} drawn   ${s.instancesCulled} culled\n` : '') +
+      (s.crowd > 1 ? `instances ${s.instancesDrawn} drawn   ${s.instancesCulled} culled   ${formatCount(s.crowdTriangles)} triangles/frame\n` : '') +
       (s.crowd > 1 && s.instancesPerModel.length > 1 ? `models    ${s.instancesPerModel.join(' + ')} (drawn per model)\n` : '') +
       (s.crowd > 1 && s.instancesPerLevel.length > 1 ? `LOD       ${s.instancesPerLevel.join(' + ')} (near → far)\n` : '') +
       (s.wanderUsPerInstance > 0 ? `wander    ${s.wanderUsPerInstance.toFixed(1)} µs/instance   footsteps ${s.footstepsPerSecond.toFixed(0)}/s\n` : '') +
@@ -249,4 +249,11 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, parent: 
   if (cls) e.className = cls;
   parent.appendChild(e);
   return e;
+}
+
+/** A count in plain units, thousands (k) or millions (M), three significant digits. */
+function formatCount(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toPrecision(3)} M`;
+  if (n >= 1e4) return `${(n / 1e3).toPrecision(3)} k`;
+  return String(Math.round(n));
 }

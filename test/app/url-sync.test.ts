@@ -106,6 +106,24 @@ describe('links: state → query string', () => {
     expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=300');
   });
 
+  it('carries where impostors are drawn (far by default, left out of the link), reading 1 and 0 as far and off', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    expect(state.impostors).toBe('far');
+    expect(applyParams(state, paramsFromSearch('?model=tiny&crowd=300&impostors=all'))).toEqual([]);
+    expect(state.impostors).toBe('all');
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=300&impostors=all');
+    expect(applyParams(state, { impostors: 0 })).toEqual([]);
+    expect(state.impostors).toBe('off');
+    expect(applyParams(state, { impostors: 'near' }).length).toBe(1);
+    expect(state.impostors).toBe('off');
+    expect(applyParams(state, { impostors: true })).toEqual([]);
+    expect(state.impostors).toBe('far');
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=300');
+  });
+
   it('paused in tracks mode, the link carries the controller clock (every track at t × speed), not track 0\'s wrapped time', () => {
     const model = tiny();
     const state = defaultState();

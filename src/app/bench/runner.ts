@@ -65,6 +65,7 @@ export async function runBench(app: App, options: BenchOptions = {}): Promise<Be
     view: s.view,
     wander: s.wander,
     cull: s.cull,
+    impostors: s.impostors,
     lod: s.lod,
     crowdLayout: s.crowdLayout,
     crowdTint: s.crowdTint,
