@@ -68,7 +68,8 @@ const GENERATED = LOD_RATIOS.map((r) => `1/${Math.round(1 / r)}`);
  * them for the crowd only. A model with authored detail levels (Dawn) uses those only: fetched and parsed in
  * the parse worker like any model (model-source.ts, parse-client.ts), one after the other, each error measured
  * against the chosen level (src/model/lod-error.ts, in the worker of src/app/lod-client.ts). Any other model gets generated
- * levels (src/model/lod-simplify.ts in the worker of src/app/lod-client.ts). Never replaces the current model
+ * levels (src/model/lod-simplify.ts in the worker of src/app/lod-client.ts: one for the page, shared by every
+ * loader, requests served in turn; prewarmCrowdLod starts it at boot). Never replaces the current model
  * nor holds a frame. Until then every instance draws the chosen level. One loader per model of a mixed crowd. When the model changes, crowd mode ends,
  * `lod` or wander mode is turned off or on, or the renderer is replaced (a context restore), a load in
  * flight is cancelled and the levels handed over are released. update() is called once per frame and does
@@ -80,7 +81,7 @@ export class CrowdLodLoader {
   error = '';
   /** The lighter levels loading or held, nearest first. */
   details: string[] = [];
-  /** Times of the generated levels held (null while none: loading, authored levels or off). */
+  /** Times of the last generation (info().lod.timing); null until one finished, for authored levels, and after release(). */
   timing: LodTiming | null = null;
   private of: CrowdLodModel | null = null;
   private renderer: Renderer | null = null;
