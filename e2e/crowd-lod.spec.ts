@@ -97,6 +97,13 @@ test('a model without detail levels gets generated ones, chosen by projected err
   await openApp(page, '?model=tiny&crowd=100&shadows=0&gui=0&t=0.5&camera=25,20,7.4,0,-48,-27');
   await page.waitForFunction(() => (window.skinlab.info().lod as LodInfo).status !== 'loading', null, { timeout: 40_000 });
   expect(((await page.evaluate(() => window.skinlab.info().lod)) as LodInfo).status).toBe('ready');
+  // Generated in the page's LOD worker, started at boot: its WebAssembly is compiled before the request comes.
+  const timing = (await page.evaluate(() => window.skinlab.info().lod)) as { timing: { ms: number; wasmMs: number; totalMs: number } | null };
+  console.log(`[crowd-lod] tiny generated: ${JSON.stringify(timing.timing)}`);
+  expect(timing.timing).not.toBeNull();
+  expect(timing.timing!.ms).toBeGreaterThan(0);
+  expect(timing.timing!.totalMs).toBeGreaterThanOrEqual(timing.timing!.ms);
+  expect(timing.timing!.wasmMs).toBeGreaterThanOrEqual(0);
   await page.evaluate(() => window.skinlab.set({}));
   const table = (await page.evaluate(() => window.skinlab.info().lodLevels)) as { source: string; levels: { triangles: number; error: number }[] };
   console.log(`[crowd-lod] tiny: ${JSON.stringify(table)}`);

@@ -1,6 +1,7 @@
 import './style.css';
 import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';
+import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
 import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { mountRecorder } from './ui/recorder.ts';
@@ -206,7 +207,11 @@ function start(): void {
   requestAnimationFrame(syncTime);
 
   const params = paramsFromSearch(location.search);
-  void app.set({ model: 'default', ...params }).then(() => bench.fromUrl(params.bench));
+  const booted = app.set({ model: 'default', ...params });
+  // set() has applied the parameters by now (its first, synchronous step): a crowd with LOD gets its LOD
+  // worker compiling the simplifier while the model loads (crowd-lod-loader.ts).
+  prewarmCrowdLod(app.state);
+  void booted.then(() => bench.fromUrl(params.bench));
 }
 
 start();

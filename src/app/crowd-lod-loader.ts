@@ -5,7 +5,7 @@ import { MAX_MESH_LEVELS } from '../render/crowd-lod.ts';
 import type { LodLevelInput } from '../render/crowd-lod-set.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { findBuiltin } from './builtins.ts';
-import { generateLevelScenes, measureLevels } from './lod-client.ts';
+import { generateLevelScenes, measureLevels, prewarmLodWorker } from './lod-client.ts';
 import type { LoadedModel } from './loaded-model.ts';
 import { urlSource } from './model-source.ts';
 import { parseModel } from './parse-client.ts';
@@ -35,6 +35,30 @@ export function lighterLevels(model: Pick<LoadedModel, 'id' | 'origin' | 'detail
 /** What the loader needs of a model: the loaded one, or another model of a mixed crowd (crowd-models.ts). */
 export type CrowdLodModel = Pick<LoadedModel, 'id' | 'origin' | 'detail' | 'gpu'>;
 
+/** A crowd's distance LOD is wanted: `lod` on, a crowd, no wander mode. */
+export function wantsCrowdLod(s: Pick<AppState, 'lod' | 'crowd' | 'wander'>): boolean {
+  return s.lod && s.crowd > 1 && !s.wander;
+}
+
+/**
+ * Starts the page's LOD worker when the state wants a crowd with LOD (lod-client.ts), so meshoptimizer's
+ * WebAssembly compiles while the model is still loading: called at boot once the page's parameters are applied,
+ * before the model is ready (main.ts). Idempotent; nothing when no LOD is wanted.
+ */
+export function prewarmCrowdLod(s: Pick<AppState, 'lod' | 'crowd' | 'wander'>): void {
+  if (wantsCrowdLod(s)) prewarmLodWorker();
+}
+
+/** Times of the last generated levels, ms (lod-client.ts GeneratedScenes). */
+export interface LodTiming {
+  /** The simplification itself. */
+  ms: number;
+  /** Waiting for meshoptimizer's WebAssembly before it (0 in a warm worker). */
+  wasmMs: number;
+  /** From the request to the levels (queueing behind other models' requests and start-up included). */
+  totalMs: number;
+}
+
 /** Names of generated levels, nearest first: their share of the triangles ('1/2', '1/4' …). */
 const GENERATED = LOD_RATIOS.map((r) => `1/${Math.round(1 / r)}`);
 
@@ -44,7 +68,8 @@ const GENERATED = LOD_RATIOS.map((r) => `1/${Math.round(1 / r)}`);
  * them for the crowd only. A model with authored detail levels (Dawn) uses those only: fetched and parsed in
  * the parse worker like any model (model-source.ts, parse-client.ts), one after the other, each error measured
  * against the chosen level (src/model/lod-error.ts, in the worker of src/app/lod-client.ts). Any other model gets generated
- * levels (src/model/lod-simplify.ts in the worker of src/app/lod-client.ts). Never replaces the current model
+ * levels (src/model/lod-simplify.ts in the worker of src/app/lod-client.ts: one for the page, shared by every
+ * loader, requests served in turn; prewarmCrowdLod starts it at boot). Never replaces the current model
  * nor holds a frame. Until then every instance draws the chosen level. One loader per model of a mixed crowd. When the model changes, crowd mode ends,
  * `lod` or wander mode is turned off or on, or the renderer is replaced (a context restore), a load in
  * flight is cancelled and the levels handed over are released. update() is called once per frame and does
@@ -56,12 +81,14 @@ export class CrowdLodLoader {
   error = '';
   /** The lighter levels loading or held, nearest first. */
   details: string[] = [];
+  /** Times of the last generation (info().lod.timing); null until one finished, for authored levels, and after release(). */
+  timing: LodTiming | null = null;
   private of: CrowdLodModel | null = null;
   private renderer: Renderer | null = null;
   private abort: AbortController | null = null;
 
   update(model: CrowdLodModel, s: AppState, renderer: Renderer): void {
-    const wanted = s.lod && s.crowd > 1 && !s.wander;
+    const wanted = wantsCrowdLod(s);
     if (wanted && this.of === model && this.renderer === renderer) return;
     if (!wanted) {
       if (this.of !== null) this.release();
@@ -110,6 +137,7 @@ export class CrowdLodLoader {
     this.status = 'off';
     this.error = '';
     this.details = [];
+    this.timing = null;
   }
 
   private async load(model: CrowdLodModel, plan: LodLevelPlan[], signal: AbortSignal): Promise<LodLevelInput[]> {
@@ -127,7 +155,8 @@ export class CrowdLodLoader {
 
   private async generate(model: CrowdLodModel, signal: AbortSignal): Promise<LodLevelInput[]> {
     // A model the simplifier cannot reduce (a few triangles, rigid parts) gets no levels: LOD stays off.
-    const { levels } = await generateLevelScenes(model.gpu.scene, signal);
+    const { levels, ms, wasmMs, totalMs } = await generateLevelScenes(model.gpu.scene, signal);
+    if (!signal.aborted) this.timing = { ms, wasmMs, totalMs };
     return levels.map((l, k) => ({ detail: GENERATED[k]!, scene: l.scene, error: l.error }));
   }
 }

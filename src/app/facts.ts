@@ -50,12 +50,19 @@ export class Facts {
     private readonly ctx: AppContext,
     private readonly lastParse: () => ParseFigures | null,
     private readonly drawCalls: () => number,
-    private readonly lod: () => { status: string; error: string; details: string[] } = () => ({ status: 'off', error: '', details: [] }),
+    private readonly lod: () => { status: string; error: string; details: string[]; timing?: { ms: number; wasmMs: number; totalMs: number } | null } = () => ({ status: 'off', error: '', details: [] }),
     private readonly crowdModels: () => unknown[] = () => [],
   ) {}
 
   /** info().lod (allocates). */
-  private lodFacts(): { on: boolean; status: string; error: string; loading: string[]; levels: { detail: string; from: number; to: number | null }[] } {
+  private lodFacts(): {
+    on: boolean;
+    status: string;
+    error: string;
+    loading: string[];
+    levels: { detail: string; from: number; to: number | null }[];
+    timing: { ms: number; wasmMs: number; totalMs: number } | null;
+  } {
     const { state, renderer } = this.ctx;
     const loader = this.lod();
     const levels: { detail: string; from: number; to: number | null }[] = [];
@@ -67,7 +74,8 @@ export class Facts {
         from = to[l] ?? from;
       }
     }
-    return { on: state.lod, status: loader.status, error: loader.error, loading: loader.status === 'loading' ? [...loader.details] : [], levels };
+    const timing = loader.timing ? { ...loader.timing } : null;
+    return { on: state.lod, status: loader.status, error: loader.error, loading: loader.status === 'loading' ? [...loader.details] : [], levels, timing };
   }
 
   /**
@@ -183,7 +191,9 @@ export class Facts {
        * Crowd mode's distance LOD (docs/crowds.md): `on` (state.lod); `status` of the lighter levels: 'off' (none
        * wanted: no crowd, lod=0, wander, no levels below the chosen one), 'loading', 'ready' or 'failed' (`error`);
        * `levels` the detail levels the last crowd frame drew, nearest first, each with the camera distance where
-       * it starts and ends (model units; to null: no end); [] outside crowd mode.
+       * it starts and ends (model units; to null: no end); [] outside crowd mode. `timing`: generated levels'
+       * times, ms — `ms` the simplification in the LOD worker, `wasmMs` waiting for its WebAssembly first (0 when
+       * warm), `totalMs` from the request to the levels; null without generated levels held.
        */
       lod: this.lodFacts(),
       /**
