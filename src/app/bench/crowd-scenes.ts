@@ -25,14 +25,16 @@ export interface CrowdScene {
   readonly what: string;
 }
 
+const PLAZA_MIXED = { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto', crowdLayout: 'plaza', crowdModels: 'walker,fox,robot' } as const;
+const PLAZA_WHAT = '10,000 on the plaza from a person\'s height: tiny.x, the Walker, the Fox and the glTF Robot mixed, detail levels on';
+
+/** Each scene with the far field as impostors (the default) and, `_mesh_far`, as the lightest level: the two ways to draw it, measured side by side. */
 export const CROWD_SCENES: readonly CrowdScene[] = [
-  { label: 'grid_tiny_10000', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto', crowdLayout: 'grid', crowdModels: '' }, what: '10,000 tiny.x on the grid, framed whole, detail levels on' },
+  { label: 'grid_tiny_10000', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, impostors: 'far', camera: 'auto', crowdLayout: 'grid', crowdModels: '' }, what: '10,000 tiny.x on the grid, framed whole, detail levels on, impostors far' },
+  { label: 'grid_tiny_10000_mesh_far', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, impostors: 'off', camera: 'auto', crowdLayout: 'grid', crowdModels: '' }, what: '10,000 tiny.x on the grid, framed whole, detail levels on, no impostors (the far field at the lightest level)' },
   { label: 'grid_tiny_10000_lod0', params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: false, camera: 'auto', crowdLayout: 'grid', crowdModels: '' }, what: '10,000 tiny.x on the grid, framed whole, full detail (lod=0)' },
-  {
-    label: 'plaza_mixed_10000',
-    params: { model: 'tiny', crowd: 10000, crowdPath: 'baked', lod: true, camera: 'auto', crowdLayout: 'plaza', crowdModels: 'walker,fox,robot' },
-    what: '10,000 on the plaza from a person\'s height: tiny.x, the Walker, the Fox and the glTF Robot mixed, detail levels on',
-  },
+  { label: 'plaza_mixed_10000', params: { ...PLAZA_MIXED, impostors: 'far' }, what: `${PLAZA_WHAT}, impostors far` },
+  { label: 'plaza_mixed_10000_mesh_far', params: { ...PLAZA_MIXED, impostors: 'off' }, what: `${PLAZA_WHAT}, no impostors (the far field at the lightest level)` },
 ];
 
 export interface SceneResult {
@@ -92,7 +94,7 @@ export async function benchScenes(app: App, timer: GpuTimer, plan: BenchPlan, st
       out.push({ label: scene.label, shadows, what: scene.what, w: best, triangles: best.triangles, perLevel: [...stats.instancesPerLevel], perModel: [...(stats.instancesPerModel ?? [])], levels: table });
     }
   }
-  await app.set({ crowd: 1, shadows: false, crowdModels: '', crowdLayout: 'grid' });
+  await app.set({ crowd: 1, shadows: false, crowdModels: '', crowdLayout: 'grid', impostors: 'far' });
   return out;
 }
 
@@ -106,7 +108,10 @@ export function sceneRows(results: readonly SceneResult[], run: RunNote): Metric
     rows.push({ name: `${p}_triangles`, value: s.triangles, unit: 'count', note: 'triangles of the crowd\'s instanced draws in the last frame, every pass (shadow casters included)' });
     rows.push({ name: `${p}_instances_drawn`, value: s.w.instances, unit: 'count', note: 'instances drawn in the last frame (after culling)' });
     s.perLevel.forEach((n, l) =>
-      rows.push({ name: `${p}_level${l}_instances`, value: n, unit: 'count', note: `instances drawn at level ${s.levels?.[l]?.detail ?? l} (error ${s.levels?.[l]?.error ?? 0} model units)` }),
+      rows.push({
+        name: `${p}_level${l}_instances`, value: n, unit: 'count',
+        note: s.levels && l >= s.levels.length ? 'instances drawn as impostors' : `instances drawn at level ${s.levels?.[l]?.detail ?? l} (error ${s.levels?.[l]?.error ?? 0} model units)`,
+      }),
     );
     if (s.perModel.length > 1) s.perModel.forEach((n, m) => rows.push({ name: `${p}_model${m}_instances`, value: n, unit: 'count', note: 'camera-pass instances of model M (0: the loaded model, then crowdModels in order)' }));
     rows.push({ name: `${p}_draw_calls`, value: s.w.drawCalls, unit: 'count', note: 'draw calls per frame, floor and shadow casters included' });
