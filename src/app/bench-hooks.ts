@@ -40,5 +40,9 @@ export function frameProbe(f: FrameDrawer, model: LoadedModel): FrameProbe {
     setup: () => f.figures.setupUs > 0,
     instances: () => f.figures.instancesDrawn,
     triangles: () => f.figures.crowdTriangles,
+    crowdCounts: () => ({
+      perLevel: Array.from(f.figures.instancesPerLevel.subarray(0, f.figures.lodLevels)),
+      perModel: Array.from(f.figures.drawnPerModel.subarray(0, f.figures.crowdModels)),
+    }),
   };
 }

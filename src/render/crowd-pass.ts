@@ -287,12 +287,8 @@ export class CrowdPass {
       const sub = drawn[k]!;
       const own = k > 0;
       instanceBytes += sub.prepare(f, own ? sub.clip : clip, own ? sub.clipDuration(sub.clip) : player.duration);
-      const data = sub.data;
-      live += data.live;
-      if (data.levels > out.lodLevels) out.lodLevels = data.levels;
-      for (let l = 0; l < data.levels; l++) out.instancesPerLevel[l] += data.levelStarts[l + 1]! - data.levelStarts[l]!;
-      out.instancesPerModel[k] = sub.memberCount;
-      out.drawnPerModel[k] = data.live;
+      live += sub.data.live;
+      sub.countInto(out, k);
     }
     const t1 = performance.now();
     if (!baked) {

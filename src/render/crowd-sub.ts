@@ -320,6 +320,22 @@ export class SubCrowd {
     }
   }
 
+  /**
+   * Adds the prepared frame's counts to `out` as model `k`: its camera-pass instances per level (its mesh
+   * levels at their index, its impostors in the last slot, MAX_LOD_LEVELS − 1), raising out.lodLevels to what
+   * it drew, and its instances held and drawn.
+   */
+  countInto(out: FrameFigures, k: number): void {
+    const data = this.data;
+    const impostors = data.levels > this.meshLevels;
+    out.lodLevels = Math.max(out.lodLevels, impostors ? MAX_LOD_LEVELS : data.levels);
+    for (let l = 0; l < data.levels; l++) {
+      out.instancesPerLevel[impostors && l === this.meshLevels ? MAX_LOD_LEVELS - 1 : l] += data.levelStarts[l + 1]! - data.levelStarts[l]!;
+    }
+    out.instancesPerModel[k] = this.memberCount;
+    out.drawnPerModel[k] = data.live;
+  }
+
   /** Skinned vertices of the camera pass this frame (each level's vertices times its instances). */
   skinnedVertices(): number {
     const data = this.data;

@@ -11,8 +11,8 @@ import { bestOf, measureWindow, type WindowResult } from './window.ts';
  * 10,000 mixed characters on the plaza seen from a person's height, each with shadows off and on. Unlike the crowd part (crowd.ts, which sweeps N against three.js), a scene
  * waits until its detail levels are ready (`info().lod.status` leaves 'loading': they are built in a
  * worker) before its windows, and records what the frame drew: the triangles of the crowd's instanced draws
- * (every pass: with shadows the casters' too), the instances per level (`stats().instancesPerLevel`, the
- * loaded model's) and per model, and the draw calls. Rows: `scene_<label>[_shadows]_{gpu_ms, frame_ms,
+ * (every pass: with shadows the casters' too), the instances per level (summed over the models: a level
+ * index is each model's own, the impostors last) and per model, of the last frame, and the draw calls. Rows: `scene_<label>[_shadows]_{gpu_ms, frame_ms,
  * submit_ms, triangles, instances_drawn, level<L>_instances, model<M>_instances, draw_calls}`.
  */
 
@@ -90,8 +90,9 @@ export async function benchScenes(app: App, timer: GpuTimer, plan: BenchPlan, st
       for (let r = 0; r < plan.windows; r++) windows.push(await measureWindow(app.gl, timer, probe, k));
       const table = (app.info().lodLevels as { levels: { detail: string; triangles: number; error: number }[] } | null)?.levels ?? null;
       const best = bestOf(windows);
-      const stats = app.stats();
-      out.push({ label: scene.label, shadows, what: scene.what, w: best, triangles: best.triangles, perLevel: [...stats.instancesPerLevel], perModel: [...(stats.instancesPerModel ?? [])], levels: table });
+      // The last frame's own counts (the stats box's window may still hold an earlier scene's).
+      const counts = probe.crowdCounts?.() ?? { perLevel: [], perModel: [] };
+      out.push({ label: scene.label, shadows, what: scene.what, w: best, triangles: best.triangles, perLevel: counts.perLevel, perModel: counts.perModel, levels: table });
     }
   }
   await app.set({ crowd: 1, shadows: false, crowdModels: '', crowdLayout: 'grid', impostors: 'far' });

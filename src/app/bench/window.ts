@@ -31,6 +31,12 @@ export interface FrameProbe {
   instances?(): number;
   /** The last frame's triangles drawn by instanced crowd draws (every pass); absent where the drawer has no such figure. */
   triangles?(): number;
+  /**
+   * The last frame's crowd instances per drawn level (nearest first, the impostors last when drawn; summed over
+   * the models) and per model (the camera pass's); absent where the drawer has no such figure. Allocates: read
+   * once after the windows.
+   */
+  crowdCounts?(): { perLevel: number[]; perModel: number[] };
 }
 
 export interface WindowResult {
