@@ -60,7 +60,7 @@ test('switching clips changes the pose, from the API and from the panel', async 
   const clipSelect = page.locator('.lil-controller', { hasText: 'clip  (' }).locator('select');
   await clipSelect.selectOption('idle');
   await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).clip).toBe('idle');
-  // By index, as the contract allows.
+  // By index, as the `clip` key allows (docs/api.md#url-parameters).
   await page.evaluate(() => window.skinlab.set({ clip: 0 }));
   const after = await page.evaluate(() => window.skinlab.info());
   expect(after.clip).toBe((after.clips as string[])[0]);

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
- * Crowd paths (CONTRACT `crowdPath`, docs/crowds.md): the baked path (palettes baked per clip, each
+ * Crowd paths (URL key `crowdPath`, docs/crowds.md): the baked path (palettes baked per clip, each
  * instance's two frames blended in the vertex stage) draws the picture of the cpu path (every palette per
  * frame) at the same instance times; one instanced draw per subset whatever N; and camera-frustum culling
  * leaves out instances without changing the picture. `lod=0`: the paths and draw counts are compared at full

@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import { coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
- * Crowd mode (CONTRACT section 2 `crowd`): N instances of the character, each at its own phase, drawn
+ * Crowd mode (URL key `crowd`, docs/api.md#url-parameters): N instances of the character, each at its own phase, drawn
  * instanced with every palette in one texture: the draw count does not grow with N.
  */
 

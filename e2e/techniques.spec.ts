@@ -13,7 +13,7 @@ const LINEAR = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 
 /** Techniques that deliberately differ from linear blending, each with its own CPU reference. */
 const NONLINEAR = ['dual-quat', 'cor', 'ddm'];
 const ALL = [...LINEAR, ...NONLINEAR];
-/** CONTRACT section 5 order, as info().techniques lists them. */
+/** The technique ids' order (docs/api.md#technique-ids), as info().techniques lists them. */
 const MENU = ['software', 'ff-nonindexed', 'ff-indexed', 'vs-asm', 'vs-hlsl', 'accumulated', 'dual-quat', 'cor', 'texture', 'stream-out', 'ddm'];
 const OUT = `${process.env.SKINLAB_RESULTS ?? 'test-results'}/techniques`;
 mkdirSync(OUT, { recursive: true });

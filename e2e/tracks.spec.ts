@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import { coverageOf, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
- * The animation controller on the page (CONTRACT `tracks`, `lookAt`, `wander`): the MultiAnimation sample's
+ * The animation controller on the page (URL keys `tracks`, `lookAt`, `wander`, docs/api.md#url-parameters): the MultiAnimation sample's
  * Tiny (`tiny4`) walking and waving, the tracks timeline with its callback keys, the wander crowd, and the
  * look-at chain. Small canvases: these are about poses, not pixels.
  */

@@ -20,7 +20,7 @@ import { mountCompareOverlay } from './ui/compare-overlay.ts';
 
 /**
  * Composition root: the only file that wires the layers together (loaders → model → anim → gpu →
- * render → app ◄ ui) and exposes `window.skinlab` (CONTRACT section 2).
+ * render → app ◄ ui) and exposes `window.skinlab` (docs/api.md#scripting-api).
  */
 
 declare global {

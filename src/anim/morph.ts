@@ -9,7 +9,7 @@
 import type { MorphTrack, SkinnedMesh } from '../model/types.ts';
 import { sampleTime } from './sample-clip.ts';
 
-/** How morph targets are applied (CONTRACT `morphs`): Dawn's 5 attribute slots, a delta texture, or the CPU reference. */
+/** How morph targets are applied (URL key `morphs`): Dawn's 5 attribute slots, a delta texture, or the CPU reference. */
 export type MorphPath = 'slots' | 'texture' | 'cpu';
 export const MORPH_PATHS: readonly MorphPath[] = ['slots', 'texture', 'cpu'];
 

@@ -366,12 +366,12 @@ export class App implements AppContext {
     return this.facts.overlay();
   }
 
-  /** CONTRACT section 2 `info()`. */
+  /** `info()` (docs/api.md#info). */
   info(): Record<string, unknown> {
     return this.facts.info();
   }
 
-  /** CONTRACT section 2 `stats()`: figures over the last second, and the last one-time work; compare's right half with `half` 1. */
+  /** `stats()` (docs/api.md#stats): figures over the last second, and the last one-time work; compare's right half with `half` 1. */
   stats(half = 0): Stats {
     return (half === 1 ? this.frame.compare.statsB : this.frame.stats).snapshot(this.current);
   }

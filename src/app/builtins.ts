@@ -11,7 +11,7 @@ export interface BuiltinModel {
   /** Clip to start with when the URL names none. */
   readonly clip?: string;
   /**
-   * Detail levels of a generated model (CONTRACT `detail`): level name → URL, lightest first. `url` is
+   * Detail levels of a generated model (URL key `detail`, docs/api.md#url-parameters): level name → URL, lightest first. `url` is
    * the level used when the page names none (`defaultDetail`).
    */
   readonly details?: Readonly<Record<string, string>>;

@@ -1,5 +1,5 @@
 /**
- * The `camera` key's value (CONTRACT section 2): a setting (yaw and pitch in degrees, distance in model
+ * The `camera` key's value (docs/api.md#url-parameters): a setting (yaw and pitch in degrees, distance in model
  * radii, an optional target in model units) or a named preset, its rounding to what a link carries, and its
  * text form both ways. Pure; no state.
  */

@@ -4,7 +4,7 @@ import { morphCheck, skinCheck, tangentCheck, type MorphCheck, type SkinCheck } 
 import { qualityCheck, type QualityResult } from './quality-check.ts';
 
 /**
- * The measuring hooks `window.skinlab` exposes (CONTRACT section 2): a technique's GPU readback against its CPU
+ * The measuring hooks `window.skinlab` exposes (docs/api.md#scripting-api): a technique's GPU readback against its CPU
  * reference (gpu-checks.ts) and the artifact figures at the current pose (quality-check.ts). Each reads the
  * app's context when called and owns nothing between calls; the defaults are the state's technique and morph path.
  */

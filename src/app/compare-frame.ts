@@ -9,7 +9,7 @@ import type { LoadedModel } from './loaded-model.ts';
 import type { AppState } from './state.ts';
 
 /**
- * Side-by-side compare's frame (CONTRACT `compare=A,B`): one pose, one camera, two halves. Each half is its
+ * Side-by-side compare's frame (URL key `compare=A,B`, docs/api.md#url-parameters): one pose, one camera, two halves. Each half is its
  * own region of the canvas (render/compare-split.ts) drawn by the renderer with the half's technique — its
  * shadow map, surfaces, views and overlays — and the camera's projection takes the half's aspect while it
  * draws. The camera is framed for half the canvas (framingAspect), so moving the divider crops a half, never

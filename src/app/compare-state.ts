@@ -1,7 +1,7 @@
 import { TECHNIQUE_IDS, type TechniqueId } from '../techniques/technique.ts';
 
 /**
- * The side-by-side compare setting (CONTRACT section 2 `compare=A,B`): parsing and formatting the pair, the
+ * The side-by-side compare setting (URL key `compare=A,B`, docs/api.md#url-parameters): parsing and formatting the pair, the
  * divider's position (`compareSplit`), and the pair the C key turns on. Pure: no DOM, no GL.
  *
  * How it relates to `technique`: `compare` says what each half draws (A on the left, B on the right);

@@ -9,7 +9,7 @@ import { techniqueOptions } from './model-state.ts';
 import { formatMorph } from './state.ts';
 
 /**
- * The facts the page reports about itself: `info()` (CONTRACT section 2: the model, its clips, bones and
+ * The facts the page reports about itself: `info()` (docs/api.md#info: the model, its clips, bones and
  * morph targets, the state, what each technique can do here) and the stats box's model facts, filled into
  * one reused object at 4 Hz. Reads the context, the last parse and the last frame's draw count; writes
  * nothing outside its own objects. info() allocates (a fresh object per call); overlayFacts() does not.
@@ -104,7 +104,7 @@ export class Facts {
     return f;
   }
 
-  /** CONTRACT section 2 `info()`. */
+  /** `info()` (docs/api.md#info). */
   info(): Record<string, unknown> {
     const ctx = this.ctx;
     const state = ctx.state;
@@ -163,7 +163,7 @@ export class Facts {
       triangles: scene?.meshes.reduce((n, x) => n + x.indices.length / 3, 0) ?? 0,
       meshes: scene?.meshes.length ?? 0,
       drawCalls: this.drawCalls(),
-      /** The animation controller's enabled tracks (CONTRACT `info().tracks`), and the `tracks` spec ('' = one clip). */
+      /** The animation controller's enabled tracks (`info().tracks`, docs/api.md#info), and the `tracks` spec ('' = one clip). */
       tracks: m ? trackFacts(m) : [],
       tracksSpec: state.tracks,
       priorityBlend: m ? m.player.controller.priorityBlend : 1,

@@ -11,7 +11,7 @@ import type { LoadedModel } from './loaded-model.ts';
  */
 
 /**
- * Figures averaged over the last second (CONTRACT section 2, `stats()`), plus the live cost panel of the
+ * Figures averaged over the last second (`stats()`, docs/api.md#stats), plus the live cost panel of the
  * current technique: its draws, bone groups, duplicated vertices, vertex bytes, CPU skinning time.
  */
 export interface Stats {

@@ -31,9 +31,9 @@ export interface RecordRequest {
   frames: number | null;
   /** Technique ids, or `all` for every technique this build has; `A,B` is a side-by-side compare shot. */
   techniques: string[] | 'all';
-  /** Debug view ids (CONTRACT section 2 `view`). */
+  /** Debug view ids (docs/api.md#view-ids). */
   views: string[];
-  /** Camera settings: `auto` (framed), a preset name, or `yaw,pitch,distance` (CONTRACT section 2 `camera`). */
+  /** Camera settings: `auto` (framed), a preset name, or `yaw,pitch,distance` (URL key `camera`, docs/api.md#url-parameters). */
   cameras: string[];
   size: ShotSize;
   /** The model's name in file names and the manifest; default: the page's model id. */
@@ -296,12 +296,12 @@ function techniqueReason(id: string, subject: Subject): string | null {
   return subject.support[id] ?? null;
 }
 
-/** CONTRACT section 2 view ids; a build may draw only some of them. */
-const CONTRACT_VIEWS = ['shaded', 'wireframe', 'weights', 'influences', 'groups', 'skeleton'];
+/** The standard view ids (docs/api.md#view-ids); a build may draw only some of them. */
+const STANDARD_VIEWS = ['shaded', 'wireframe', 'weights', 'influences', 'groups', 'skeleton'];
 
 function viewReason(id: string, subject: Subject): string | null {
   if (subject.views.includes(id)) return null;
-  if (CONTRACT_VIEWS.includes(id) || (VIEW_IDS as readonly string[]).includes(id)) return 'view not available in this build';
+  if (STANDARD_VIEWS.includes(id) || (VIEW_IDS as readonly string[]).includes(id)) return 'view not available in this build';
   return `unknown view (known: ${subject.views.join(', ')})`;
 }
 

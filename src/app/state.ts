@@ -12,7 +12,7 @@ export { CAMERA_PRESETS, formatCamera, roundCamera, type CameraSetting } from '.
 
 /**
  * The one typed application state. The URL fills it, the GUI edits it, the frame loop and renderer
- * read it; the UI never touches GL. Keys and values follow CONTRACT section 2.
+ * read it; the UI never touches GL. Keys and values: docs/api.md#url-parameters.
  */
 export interface AppState {
   /** Built-in model id or a URL relative to the page. */
@@ -44,7 +44,7 @@ export interface AppState {
   skeleton: boolean;
   grid: boolean;
   /**
-   * The key light's shadow map (CONTRACT `shadows`, default on): the model casts a shadow onto the floor and
+   * The key light's shadow map (`shadows`, default on): the model casts a shadow onto the floor and
    * onto itself, in every technique, view and the crowd. The contact shadow under the model is the floor's (`grid`).
    */
   shadows: boolean;
@@ -63,12 +63,12 @@ export interface AppState {
   /** Play the clip's expression (morph-weight) tracks. */
   morphTrack: boolean;
   /**
-   * Crowd mode (CONTRACT section 2 `crowd`): instances of the model to draw, 1..MAX_CROWD. 1 is the single
+   * Crowd mode (`crowd`): instances of the model to draw, 1..MAX_CROWD. 1 is the single
    * model through the chosen technique; above 1 the instanced texture-palette path (render/crowd.ts).
    */
   crowd: number;
   /**
-   * Animation-controller tracks (CONTRACT `tracks`), `CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],...` in the
+   * Animation-controller tracks (`tracks`), `CLIP[:WEIGHT[:SPEED]][@BONE][~additive][!|!low],...` in the
    * canonical form formatTracksSpec writes; '' = one track playing `clip`. Clip and bone names are checked
    * against the loaded model by the app (app/tracks-state.ts).
    */
@@ -78,7 +78,7 @@ export interface AppState {
   /** Crowd mode: every instance walks about the floor with its own controller (crowd > 1 only). */
   wander: boolean;
   /**
-   * Crowd mode's path (CONTRACT `crowdPath`): `baked` (every clip's palettes baked once, per-instance time in
+   * Crowd mode's path (`crowdPath`): `baked` (every clip's palettes baked once, per-instance time in
    * the vertex stage) or `cpu` (every instance's palette built per frame). Wander always draws `cpu`.
    */
   crowdPath: CrowdPath;
@@ -105,7 +105,7 @@ export interface AppState {
    */
   crowdModels: string[];
   /**
-   * Side-by-side compare (CONTRACT `compare=A,B`, app/compare-state.ts): A on the left, B on the right, one
+   * Side-by-side compare (`compare=A,B`, app/compare-state.ts): A on the left, B on the right, one
    * camera; null = the single view of `technique`. Drawn with one character only (crowd 1).
    */
   compare: ComparePair | null;
@@ -156,7 +156,7 @@ export function defaultState(): AppState {
 }
 
 /**
- * Parses `name:weight,name:weight,...` (CONTRACT section 2 `morph`; '' = none). Names are snake_case-ish
+ * Parses `name:weight,name:weight,...` (URL key `morph`; '' = none). Names are snake_case-ish
  * identifiers, weights finite numbers (not clamped). Returns the record, or the reason it is malformed.
  */
 export function parseMorph(value: string): Record<string, number> | string {

@@ -4,7 +4,7 @@ import type { LoadedModel } from './loaded-model.ts';
 import type { AppState } from './state.ts';
 
 /**
- * The animation controller's tracks as the app's state describes them (CONTRACT `tracks`): the state's
+ * The animation controller's tracks as the app's state describes them (URL key `tracks`, docs/api.md#url-parameters): the state's
  * spec put into the model's controller, and the controller's live setup written back as a spec so a link
  * reproduces what plays. Owns no data; touches the state and the model's player, never GL or the page.
  *

@@ -7,7 +7,7 @@ import { formatCompare } from './compare-state.ts';
 import { defaultState, formatCamera, formatMorph, type AppState } from './state.ts';
 
 /**
- * Links that reproduce a view: the page's state written back into its URL (CONTRACT section 2), defaults
+ * Links that reproduce a view: the page's state written back into its URL (docs/api.md#url-parameters), defaults
  * omitted, so a copied link opens the same picture. `linkQuery` is the pure mapping state → query string;
  * `UrlSync` keeps `location` in step with it through history.replaceState (no history entry per change),
  * debounced: a query is written once it has stayed the same for one poll. Reads the state and the current
@@ -24,8 +24,9 @@ export interface LinkSource {
 }
 
 /**
- * The query string (without '?') that reproduces the state on `model`, keys in the CONTRACT's order, values
- * that equal what the page would choose by itself left out. A model opened from a file cannot be linked
+ * The query string (without '?') that reproduces the state on `model` (keys: docs/api.md#url-parameters), keys
+ * in a fixed order (model, detail, clip, t, …, as below), values that equal what the page would choose by itself
+ * left out. A model opened from a file cannot be linked
  * (nothing can fetch it; `linkable` false): the link then keeps only what applies to any model (technique,
  * influences, view, overlays, morph path, crowd, speed) and opens the default model.
  */

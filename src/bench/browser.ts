@@ -6,7 +6,7 @@ import { startShotsServer, type ShotsServer } from '../cli/shots-server.ts';
 import type { Metric } from './metric.ts';
 
 /**
- * The browser part of `npm run bench` (CONTRACT section 4 metrics). Builds nothing: it serves an existing
+ * The browser part of `npm run bench` (docs/api.md#bench-resultsjson rows). Builds nothing: it serves an existing
  * build (`npx vite build`; folder SKINLAB_DIST or dist/) on 127.0.0.1 with the screenshots CLI's server,
  * opens headless Chromium (the browser tests' SwiftShader flags, or with `gpu` the hardware GPU: GPU_ARGS)
  * on an 800x600 page and measures:

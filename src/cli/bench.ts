@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [-- --only cpu,alloc,load,quality,browser] [-- --browser PATH] [-- --gpu]`: the performance
- * suite (CONTRACT §1, §4). `--browser PATH`: the Chromium executable for the browser part; `--gpu`: draw with
+ * suite (docs/api.md#bench, docs/api.md#bench-resultsjson). `--browser PATH`: the Chromium executable for the browser part; `--gpu`: draw with
  * the machine's GPU (ANGLE on Vulkan, src/bench/browser.ts GPU_ARGS) instead of SwiftShader.
  *
  * Parts: cpu (anim-bench: CPU animation vs three.js; tracks-bench: two layered controller tracks vs three.js's

@@ -9,7 +9,7 @@ import { gltfResources, ModelFolder, readModelInput } from './model-files.ts';
 
 /**
  * `npm run convert -- IN OUT.glb|OUT.gltf`: loads any model the app reads with the page's loaders and
- * writes it as glTF 2.0 through src/export (CONTRACT section 1). Companion files (textures, a .gltf's
+ * writes it as glTF 2.0 through src/export (docs/api.md#convert). Companion files (textures, a .gltf's
  * buffers and images) are read only from IN's folder, by the page's rules (model-files.ts).
  * Prints what it wrote: files and sizes, meshes, clips, warnings. Failure: exit 1 with one `error:` line
  * on stderr, never a stack trace.

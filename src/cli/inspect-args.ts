@@ -17,7 +17,7 @@ export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX 
        npm run inspect -- FILE.gltf|FILE.glb --validate [--json]
        npm run inspect -- FILE [--clip NAME|INDEX | --tracks SPEC] --t SECONDS --quality [--techniques a,b] [--json]
 
-  --json             print JSON (CONTRACT section 3) instead of a table
+  --json             print JSON (docs/api.md#inspect) instead of a table
   --t SECONDS ...    also pose the model at these times (seconds, may be negative; "0 0.5" or "0,0.5")
                      and print each pose's bounds; the list ends at the next option or at FILE
   --clip NAME|INDEX  the clip --t samples (default: the first)
@@ -28,7 +28,8 @@ export const INSPECT_USAGE = `usage: npm run inspect -- FILE [--clip NAME|INDEX 
                      ratio, area change (p50/p95/max of |log2| one-ring area ratio), deviation from
                      linear blending; each technique posed with its own CPU reference
   --techniques LIST  with --quality: technique ids, e.g. "vs-hlsl,dual-quat" (default: one per
-                     reference maths: software for every linear-blend technique, dual-quat)
+                     reference maths: software for every linear-blend technique, then dual-quat,
+                     cor, ddm)
   --validate         glTF only: run Khronos glTF-Validator and print its counts of errors, warnings,
                      infos and hints, with the first messages and their JSON pointers; exits 1 when
                      it reports errors, 0 when it reports none (warnings alone: 0), so it can gate CI`;

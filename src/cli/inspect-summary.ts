@@ -5,7 +5,7 @@ import type { Scene } from '../model/types.ts';
 import { UsageError } from './inspect-args.ts';
 
 /**
- * What `inspect` prints of a loaded scene (CONTRACT section 3): the summary object (`--json`) and its
+ * What `inspect` prints of a loaded scene (docs/api.md#inspect): the summary object (`--json`) and its
  * readable table. `summarise` poses the scene at the given times as the page draws it — the clip (or the
  * tracks) sampled, morph targets at their rest weights with the clip's morph tracks playing, every mesh
  * morphed then skinned on the CPU — and reports model-space bounds per time. No I/O: the command's

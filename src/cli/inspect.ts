@@ -14,7 +14,7 @@ import { gltfResources, readModelInput } from './model-files.ts';
  * `npm run inspect -- FILE --validate [--json]` (glTF: Khronos glTF-Validator's report; exit 1 when it
  * reports errors, 0 when it reports none, whatever the warnings)
  * Loads a model in Node with the page's own loaders (loadModelAsync: a .gltf's external buffers and images
- * are read from the model's folder, inspect-gltf.ts) and prints its summary (CONTRACT section 3).
+ * are read from the model's folder, inspect-gltf.ts) and prints its summary (docs/api.md#inspect).
  * The command line is parsed by inspect-args.ts (options and FILE in any order).
  * Failure: exit 1 with a single `error:` line on stderr, never a stack trace.
  */

@@ -42,7 +42,7 @@ function manifestModel(target: ModelTarget): string {
   return target.kind === 'builtin' ? target.id : target.kind === 'file' ? target.path.split(/[\\/]/).pop()! : target.url;
 }
 
-/** Waits for the page's readiness (CONTRACT section 2); throws ShotsError with the page's error text. */
+/** Waits for the page's readiness (docs/api.md#readiness-and-errors); throws ShotsError with the page's error text. */
 async function waitReady(page: Page, timeoutMs: number, what: string): Promise<void> {
   try {
     await page.waitForFunction(() => ['ready', 'error'].includes(document.documentElement.dataset.state ?? ''), undefined, { timeout: timeoutMs });

@@ -1,4 +1,4 @@
-/** Debug views of CONTRACT section 2 that this build draws (no GL here: the URL layer imports it). */
+/** Debug views (docs/api.md#view-ids) that this build draws (no GL here: the URL layer imports it). */
 export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff', 'distortion'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 

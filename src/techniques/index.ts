@@ -11,7 +11,7 @@ import { texture } from './texture.ts';
 import { vsAsm } from './vs-asm.ts';
 import { vsHlsl } from './vs-hlsl.ts';
 
-/** The techniques this build can draw with, in menu order (CONTRACT section 5). */
+/** The techniques this build can draw with, in menu order (docs/api.md#technique-ids). */
 export const TECHNIQUES: readonly Technique[] = [software, ffNonIndexed, ffIndexed, vsAsm, vsHlsl, accumulated, dualQuat, cor, texture, streamOut, ddm];
 
 export const DEFAULT_TECHNIQUE: TechniqueId = 'vs-hlsl';

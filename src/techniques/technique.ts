@@ -27,7 +27,7 @@ export type TechniqueId =
   | 'stream-out'
   | 'ddm';
 
-/** Every id of CONTRACT section 5, in menu order. */
+/** Every technique id (docs/api.md#technique-ids), in menu order. */
 export const TECHNIQUE_IDS: readonly TechniqueId[] = [
   'software',
   'ff-nonindexed',

@@ -152,7 +152,7 @@ describe('links: state → query string', () => {
     expect(linkQuery({ state, model: null, caps }).query).toBe('');
   });
 
-  it('writes what differs from the defaults, in the contract order, and reads back into the same state', () => {
+  it('writes what differs from the defaults, in a fixed key order, and reads back into the same state', () => {
     const model = tiny();
     const state = defaultState();
     state.model = 'tiny';

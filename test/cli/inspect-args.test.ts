@@ -24,7 +24,7 @@ const TIMES: [string[], number[]][] = [
   [['-.5', '+2', '0'], [-0.5, 2, 0]],
 ];
 
-/** The option groups of CONTRACT section 3 plus inspect's own --clip, each with the variants above. */
+/** The option groups of docs/api.md#inspect plus inspect's own --clip, each with the variants above. */
 function optionGroups(variant: number): Group[] {
   const [timeTokens, times] = TIMES[variant % TIMES.length]!;
   const clip = CLIPS[variant % CLIPS.length]!;

@@ -22,7 +22,7 @@ function fakeMesh(vertexCount: number, feedbackBytes?: number): TechniqueMesh {
 }
 
 describe('stream-out', () => {
-  it('comes after texture in the menu (CONTRACT section 5), before ddm, and skins once', () => {
+  it('comes after texture in the menu (docs/api.md#technique-ids), before ddm, and skins once', () => {
     expect(TECHNIQUE_IDS.at(-2)).toBe('stream-out');
     expect(TECHNIQUE_IDS.indexOf('stream-out')).toBe(TECHNIQUE_IDS.indexOf('texture') + 1);
     expect(TECHNIQUES.map((t) => t.id)).toEqual([...TECHNIQUE_IDS]);

@@ -2,7 +2,7 @@ import type { Metric } from '../../bench/metric.ts';
 import type { WindowResult } from './window.ts';
 
 /**
- * The in-page benchmark's rows (bench-results.json, CONTRACT §4) and its rules, as pure functions of the
+ * The in-page benchmark's rows (bench-results.json, docs/api.md#bench-resultsjson) and its rules, as pure functions of the
  * measured windows: no DOM, no GL (unit-tested in Node).
  *
  * Names (compatible with the rows `npm run bench` wrote before the page measured itself):
@@ -42,7 +42,7 @@ export function rankTime(w: WindowResult): { ms: number; kind: 'gpu' | 'wall' } 
 
 /**
  * base / other on one kind of time for both: GPU when both have a trusted GPU figure, else wall. Higher is
- * better for `other` (CONTRACT §4: peer-time / our-time).
+ * better for `other` (docs/api.md#bench-resultsjson: peer-time / our-time).
  */
 export function ratioOf(base: WindowResult, other: WindowResult): { value: number; kind: 'gpu' | 'wall' } {
   const a = rankTime(base);
