@@ -260,6 +260,39 @@ test('influences=1 (rigid) draws a different skin from 4 influences, and back ag
   expect(con.errors).toEqual([]);
 });
 
+test('the wheel stops near the model and far from it, and panning still moves the view there', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 240 });
+  const con = watchConsole(page);
+  await openApp(page, '?t=0.6&gui=0');
+  const camera = (): Promise<{ distance: number; target?: number[] }> => page.evaluate(() => window.skinlab.info().camera as { distance: number; target?: number[] });
+  const framed = (await camera()).distance;
+  await page.mouse.move(160, 120);
+  for (let k = 0; k < 40; k++) await page.mouse.wheel(0, -120);
+  await page.evaluate(() => window.skinlab.set({}));
+  const near = (await camera()).distance;
+  for (let k = 0; k < 80; k++) await page.mouse.wheel(0, 120);
+  await page.evaluate(() => window.skinlab.set({}));
+  const far = await camera();
+  console.log(`[app] zoom range against the framed distance: nearest ${(near / framed).toFixed(4)}, farthest ${(far.distance / framed).toFixed(1)}`);
+  // 0.02 to 60 model radii; framed, the camera stands 2–4 radii away. Unclamped: 40 wheel steps in would be
+  // 0.0007 of the framed distance, 80 out 1.8 M times it.
+  expect(near / framed).toBeGreaterThan(0.003);
+  expect(near / framed).toBeLessThan(0.02);
+  expect(far.distance / framed).toBeGreaterThan(10);
+  expect(far.distance / framed).toBeLessThan(40);
+  // A right-drag pans: the target moves, and the model (a dot this far out) moves with it.
+  const before = await page.locator('#view').screenshot();
+  await page.mouse.move(160, 120);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(60, 120, { steps: 4 });
+  await page.mouse.up({ button: 'right' });
+  await page.evaluate(() => window.skinlab.set({}));
+  const panned = await camera();
+  expect(panned.target).toBeDefined();
+  expect(pixelDifference(before, await page.locator('#view').screenshot())).toBeGreaterThan(0);
+  expect(con.errors).toEqual([]);
+});
+
 test('dragging orbits the camera, the wheel zooms, and double-click frames the model again', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, '?t=0.6&gui=0');

@@ -17,6 +17,27 @@ import { roundCamera, type CameraSetting } from './state.ts';
 export function placeCamera(camera: OrbitCamera, framing: Framing, setting: CameraSetting | null, crowd: number, crowdExtent: readonly number[], plazaEdge = 0): void {
   const f = framing;
   camera.reach = 0;
+  placeAt(camera, f, setting, crowd, crowdExtent, plazaEdge);
+  zoomRange(camera, f, crowd > 1 ? Math.hypot(crowdExtent[0]!, crowdExtent[1]!) : 0);
+}
+
+/** Nearest zoom as a share of the model's radius (a hand, a face up close) and farthest in radii. */
+export const ZOOM_NEAREST = 0.02;
+export const ZOOM_FARTHEST = 60;
+
+/**
+ * The zoom range for the model in view: from ZOOM_NEAREST of its radius to ZOOM_FARTHEST times the radius of
+ * what is shown (a crowd's: the model's radius plus the length of the crowd's half extents `spread`), or the
+ * far reach where that is farther. It depends on the scene only, never on where the camera is (a placement
+ * from the user's own view must not widen it).
+ */
+function zoomRange(camera: OrbitCamera, f: Framing, spread: number): void {
+  const r = Math.max(f.radius, 1e-6);
+  camera.minDistance = ZOOM_NEAREST * r;
+  camera.maxDistance = Math.max(ZOOM_FARTHEST * (r + spread), camera.reach);
+}
+
+function placeAt(camera: OrbitCamera, f: Framing, setting: CameraSetting | null, crowd: number, crowdExtent: readonly number[], plazaEdge: number): void {
   if (crowd > 1 && !setting && plazaEdge > 0) {
     plazaCamera(camera, f, plazaEdge);
     return;

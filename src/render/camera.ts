@@ -17,6 +17,12 @@ export class OrbitCamera {
   far = 100;
   /** The far plane reaches at least this far (world units; 0: only its usual 20 distances): a view across a wide crowd. */
   reach = 0;
+  /**
+   * The distances zoom() keeps to (world units), set for the model in view (app/camera-placement.ts): never
+   * through the target nor so far that panning loses its precision.
+   */
+  minDistance = 1e-4;
+  maxDistance = 1e6;
 
   readonly view = mat4.create();
   readonly projection = mat4.create();
@@ -71,8 +77,11 @@ export class OrbitCamera {
     this.pitchDeg = Math.max(-89, Math.min(89, this.pitchDeg + dyDeg));
   }
 
+  /** Multiplies the distance by `factor`, kept within [minDistance, maxDistance] (a distance already outside moves only towards it). */
   zoom(factor: number): void {
-    this.distance = Math.max(1e-4, this.distance * factor);
+    const d = this.distance * factor;
+    if (factor < 1) this.distance = Math.min(this.distance, Math.max(this.minDistance, d));
+    else this.distance = Math.max(this.distance, Math.min(this.maxDistance, d));
   }
 
   /** The inputs of the last update(); update() returns early when none changed (no work, no garbage). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeCamera } from '../../src/app/camera-placement.ts';
+import { placeCamera, ZOOM_FARTHEST, ZOOM_NEAREST } from '../../src/app/camera-placement.ts';
 import type { Framing } from '../../src/app/framing.ts';
 import { OrbitCamera } from '../../src/render/camera.ts';
 import { plazaRadius } from '../../src/render/crowd-plaza.ts';
@@ -34,4 +34,39 @@ describe('camera placement: the plaza', () => {
       expect(camera.reach).toBe(0);
     });
   }
+});
+
+describe('camera placement: the zoom range', () => {
+  it('the wheel stops near the model and far from it, whichever way it turns, and a placement from the user\'s view does not widen it', () => {
+    const camera = new OrbitCamera();
+    placeCamera(camera, framing, null, 1, [0, 0]);
+    const framed = camera.distance;
+    for (let k = 0; k < 200; k++) camera.zoom(Math.exp(-120 * 0.0015));
+    expect(camera.distance).toBeCloseTo(ZOOM_NEAREST * framing.radius, 9);
+    for (let k = 0; k < 400; k++) camera.zoom(Math.exp(120 * 0.0015));
+    expect(camera.distance).toBeCloseTo(ZOOM_FARTHEST * framing.radius, 6);
+    // The view read back and placed again (as the app keeps the user's view): the range stays.
+    placeCamera(camera, framing, { yaw: 25, pitch: 10, distance: camera.distance / framing.radius, target: null }, 1, [0, 0]);
+    camera.zoom(10);
+    expect(camera.distance).toBeCloseTo(ZOOM_FARTHEST * framing.radius, 6);
+    expect(framed).toBeGreaterThan(camera.minDistance);
+    expect(framed).toBeLessThan(camera.maxDistance);
+  });
+
+  it('a crowd framed whole can be seen whole: the range reaches past its framing', () => {
+    const camera = new OrbitCamera();
+    placeCamera(camera, framing, null, 10000, [150, 150]);
+    expect(camera.maxDistance).toBeGreaterThan(camera.distance * 5);
+    expect(camera.minDistance).toBeCloseTo(ZOOM_NEAREST * framing.radius, 9);
+  });
+
+  it('a distance set outside the range (a link) is kept; zooming only moves it back towards the range', () => {
+    const camera = new OrbitCamera();
+    placeCamera(camera, framing, { yaw: 0, pitch: 0, distance: 500, target: null }, 1, [0, 0]);
+    expect(camera.distance).toBeCloseTo(500 * framing.radius, 6);
+    camera.zoom(2);
+    expect(camera.distance).toBeCloseTo(500 * framing.radius, 6);
+    camera.zoom(0.5);
+    expect(camera.distance).toBeCloseTo(250 * framing.radius, 6);
+  });
 });
