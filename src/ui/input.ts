@@ -1,5 +1,6 @@
 import type { App } from '../app/app.ts';
 import { fileSource } from '../app/model-source.ts';
+import { linkTime } from '../app/frame.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
@@ -142,7 +143,8 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
         const d = m.player.usesTracks ? 0 : m.player.duration;
         let t = (s.t ?? m.player.clockTime) + step;
         if (d > 0) t = ((t % d) + d) % d;
-        s.t = Math.max(0, t);
+        // Whole microseconds: the time drawn is the one a link carries (linkTime).
+        s.t = linkTime(Math.max(0, t));
         s.paused = true;
         break;
       }
