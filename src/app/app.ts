@@ -130,6 +130,7 @@ export class App implements AppContext {
     const state = this.state;
     const before = { clip: state.clip, camera: state.camera, crowd: state.crowd, crowdLayout: state.crowdLayout };
     const errors = applyParams(state, params);
+    const askedBone = state.bone; // a load resolves state.bone against the new model silently (adopt)
     // A clip asked for alone leaves tracks mode: that clip plays on one track. Tracks name a model's clips
     // and bones, so another model starts without them unless the same call gives them.
     if (params.tracks === undefined && (params.clip !== undefined || (params.model !== undefined && state.model !== this.current?.id))) state.tracks = '';
@@ -160,6 +161,7 @@ export class App implements AppContext {
     if (m) errors.push(...checkTechnique(state, this.renderer.caps, m, askedPalette));
     errors.push(...this.checkCompare());
     if (m && (params.bone !== undefined || params.model !== undefined)) {
+      if (params.bone !== undefined) state.bone = askedBone;
       const { node, why } = resolveBone(state, m, params.bone !== undefined);
       this.frame.boneNode = node;
       if (why) errors.push(why);
@@ -168,14 +170,8 @@ export class App implements AppContext {
       const unknown = applyMorphState(state, m);
       if (unknown.length > 0) {
         for (const name of unknown) delete state.morph[name];
-        if (params.morph !== undefined) {
-          const names = m.scene.morphTargets;
-          errors.push(
-            names.length === 0
-              ? `morph=${String(params.morph)}: this model has no morph targets`
-              : `morph=${unknown.join(',')}: no such morph target (targets: ${names.join(', ')})`,
-          );
-        }
+        const names = m.scene.morphTargets;
+        if (params.morph !== undefined) errors.push(names.length === 0 ? `morph=${String(params.morph)}: this model has no morph targets` : `morph=${unknown.join(',')}: no such morph target (targets: ${names.join(', ')})`);
       }
     }
     // Reported after any load, which clears the banner when it starts.

@@ -205,3 +205,12 @@ function pointerTarget(camera: OrbitCamera, x: number, y: number, out: Float32Ar
 export function roundTime(t: number): number {
   return Math.round(t * 1e4) / 1e4;
 }
+
+/**
+ * A pinned time (`t`) as a link writes it: whole microseconds, so a frame step (1/30 s) reads `0.033333`
+ * rather than its float noise. Idempotent: a time already rounded (one read back from a link, one the
+ * frame-step keys pinned) is returned unchanged, so the link and the frame drawn agree exactly.
+ */
+export function linkTime(t: number): number {
+  return Math.round(t * 1e6) / 1e6;
+}

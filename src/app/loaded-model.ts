@@ -25,7 +25,8 @@ export interface LoadedModel {
   readonly palettes: PaletteSet;
   readonly gpu: ModelGpu;
   readonly framing: Framing;
-  readonly warnings: readonly string[];
+  /** The load's warnings, then those about requests this model could honour only in part (a morph weight clamped). */
+  readonly warnings: string[];
   /** Palette bytes per frame (all meshes). */
   readonly paletteBytes: number;
   /** Skeleton nodes that skin a vertex, in skeleton order: what the `bone` key indexes. */

@@ -16,6 +16,9 @@ export function techniqueOptions(state: AppState): { influences: number; palette
   return { influences: state.influences, palette: state.palette };
 }
 
+/** How many bone names an unknown `bone` message lists before counting the rest. */
+const BONES_NAMED = 20;
+
 /**
  * Resolves state.bone (name, or index into model.bones; '' = the default bone) into the node the weights
  * view shows, and writes the bone's name back. An unknown bone falls back to the default; `why` is the
@@ -32,8 +35,9 @@ export function resolveBone(state: AppState, model: LoadedModel, explicit: boole
   let why: string | null = null;
   if (node < 0) {
     if (want !== '' && explicit) {
-      const list = model.bones.map((b) => names[b]);
-      why = `bone=${want}: no such bone (a name or 0..${model.bones.length - 1}; bones: ${list.slice(0, 12).join(', ')}${list.length > 12 ? ', …' : ''})`;
+      const list = model.bones.map((b) => names[b] ?? String(b));
+      const more = list.length > BONES_NAMED ? `, … and ${list.length - BONES_NAMED} more` : '';
+      why = `bone=${want}: no such bone (a name or 0..${model.bones.length - 1}; ${list.length} bones: ${list.slice(0, BONES_NAMED).join(', ')}${more})`;
     }
     node = model.defaultBone;
   }
@@ -98,7 +102,9 @@ export function setMorphWeight(state: AppState, model: LoadedModel, name: string
 
 /**
  * Puts state.morph (hand-set weights by name) and state.morphTrack into the model's player: every target
- * back on its track, then the named ones set by hand. Returns the names the model does not have.
+ * back on its track, then the named ones set by hand. A weight outside 0..1 (the panel's sliders' range) is
+ * clamped, in the state too, with a warning in the model's warnings (info().warnings) and on the console
+ * naming the target and the weight given. Returns the names the model does not have.
  */
 export function applyMorphState(state: AppState, model: LoadedModel): string[] {
   const names = model.scene.morphTargets;
@@ -108,8 +114,18 @@ export function applyMorphState(state: AppState, model: LoadedModel): string[] {
   const unknown: string[] = [];
   for (const [name, w] of Object.entries(state.morph)) {
     const i = names.indexOf(name);
-    if (i < 0) unknown.push(name);
-    else player.setMorphManual(i, w);
+    if (i < 0) {
+      unknown.push(name);
+      continue;
+    }
+    const clamped = Math.min(1, Math.max(0, w));
+    if (clamped !== w) {
+      state.morph[name] = clamped;
+      const warning = `morph=${name}:${w}: a morph weight runs from 0 to 1; using ${clamped}`;
+      if (!model.warnings.includes(warning)) model.warnings.push(warning);
+      console.warn(`${model.label}: ${warning}`);
+    }
+    player.setMorphManual(i, clamped);
   }
   return unknown;
 }

@@ -1,7 +1,7 @@
 import type { DeviceCaps } from '../techniques/technique.ts';
 import { clampPalette } from '../techniques/index.ts';
 import { findBuiltin } from './builtins.ts';
-import { roundTime } from './frame.ts';
+import { linkTime, roundTime } from './frame.ts';
 import type { LoadedModel } from './loaded-model.ts';
 import { formatCompare } from './compare-state.ts';
 import { defaultState, formatCamera, formatMorph, type AppState } from './state.ts';
@@ -42,7 +42,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (linkable && s.model !== DEFAULTS.model) put('model', s.model);
   if (linkable && builtin?.details && s.detail !== '' && s.detail !== builtin.defaultDetail) put('detail', s.detail);
   if (own && s.tracks === '' && s.clip !== '' && s.clip !== own.startClip) put('clip', s.clip);
-  if (own && (s.t !== null || s.paused)) put('t', String(s.t ?? roundTime(own.player.clockTime)));
+  if (own && (s.t !== null || s.paused)) put('t', String(s.t !== null ? linkTime(s.t) : roundTime(own.player.clockTime)));
   if (s.speed !== DEFAULTS.speed) put('speed', String(s.speed));
   if (s.technique !== DEFAULTS.technique) put('technique', s.technique);
   if (s.influences !== DEFAULTS.influences) put('influences', String(s.influences));

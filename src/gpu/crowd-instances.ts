@@ -46,10 +46,21 @@ export class CrowdInstances {
     return this.vaos[m]!;
   }
 
-  /** The lighter levels' meshes (level 1, 2 …; [] for none): their vertex arrays are built now and at every reserve() that grows. */
+  /**
+   * The lighter levels' meshes (level 1, 2 …; [] for none): their vertex arrays are built now and at every
+   * reserve() that grows. [] only deletes the levels' arrays: it binds no buffer, so it is safe after the
+   * model's own buffers were deleted (a model switched away from, whose crowd state is not released yet).
+   */
   setLevels(levels: (readonly MeshBuffers[])[]): void {
     this.levelMeshes = levels;
-    if (this.buffer) this.buildVaos();
+    if (!this.buffer) return;
+    if (levels.length > 0) {
+      this.buildVaos();
+      return;
+    }
+    for (const list of this.levelVaos) for (const v of list) this.gl.deleteVertexArray(v);
+    this.levelVaos = [];
+    this.levelSlots = [];
   }
 
   /**

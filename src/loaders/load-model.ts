@@ -1,6 +1,7 @@
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
 import { looksLikeGltf } from './gltf/gltf-container.ts';
+import { withGroupedWarnings } from './group-warnings.ts';
 import { parseM3d } from './m3d/parse-m3d.ts';
 import { readX } from './x/read-x.ts';
 import { xToScene } from './x/x-scene.ts';
@@ -8,7 +9,8 @@ import { xToScene } from './x/x-scene.ts';
 /**
  * The single entry point from bytes to a validated Scene, shared by the page, `inspect`, the tests and
  * the benchmarks. The format is recognised by content first, then by extension. Every failure is a
- * LoadError with a complete message.
+ * LoadError with a complete message. The scene's warnings leave here grouped, one line per kind
+ * (group-warnings.ts), whatever the format.
  */
 
 /** Largest model file accepted (bytes). */
@@ -28,7 +30,7 @@ export async function loadModelAsync(fileName: string, bytes: Uint8Array, resour
   if (looksLikeGltf(fileName, bytes)) {
     // Loaded on first use: the glTF SDK and its extensions stay out of the way of .x and .m3d loads.
     const { readGltf } = await import('./gltf/read-gltf.ts');
-    return readGltf(fileName, bytes, resources ?? new Map());
+    return withGroupedWarnings(await readGltf(fileName, bytes, resources ?? new Map()));
   }
   return loadModel(fileName, bytes);
 }
@@ -50,7 +52,7 @@ export function loadModel(fileName: string, bytes: Uint8Array): Scene {
   if (magic === '3DMO' || magic === '3dmo') {
     throw new LoadError(`${fileName}: not a Luna .m3d: this is a binary "Model 3D" (3DMO) file, a different format that shares the extension`, -1, 0);
   }
-  if (magic === 'xof ') return xToScene(readX(bytes, fileName), fileName);
+  if (magic === 'xof ') return withGroupedWarnings(xToScene(readX(bytes, fileName), fileName));
   if (/^\s*<(!doctype|html)/i.test(String.fromCharCode(...bytes.subarray(0, 64)))) {
     throw new LoadError(`${fileName}: this is an HTML page, not a model file`, 1);
   }
@@ -59,7 +61,7 @@ export function loadModel(fileName: string, bytes: Uint8Array): Scene {
     throw new LoadError(`${fileName}: not a DirectX .x file: it does not start with the 'xof ' header`, -1, 0);
   }
   const text = new TextDecoder('utf-8').decode(bytes);
-  if (lower.endsWith('.m3d') || /^\s*\*+m3d-File-Header/.test(text.slice(0, 200))) return parseM3d(text, fileName);
+  if (lower.endsWith('.m3d') || /^\s*\*+m3d-File-Header/.test(text.slice(0, 200))) return withGroupedWarnings(parseM3d(text, fileName));
   const dot = lower.lastIndexOf('.');
   const ext = dot >= 0 ? lower.slice(dot) : '(none)';
   throw new LoadError(`${fileName}: unsupported file type ${ext}; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models`);

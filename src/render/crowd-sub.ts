@@ -350,10 +350,14 @@ export class SubCrowd {
     this.instances.setLevels([]);
   }
 
+  /**
+   * Frees everything. The instances go first: with their buffer gone, dropping the levels rebuilds no vertex
+   * array, and the model's own buffers (often deleted already, with the model) are never bound again.
+   */
   dispose(): void {
-    this.releaseLevels();
+    this.instances.dispose();
+    this.lod.release();
     this.impostor.dispose();
     this.crowd.dispose();
-    this.instances.dispose();
   }
 }

@@ -5,6 +5,7 @@ import { VIEW_IDS, VIEW_SUMMARY } from '../render/views.ts';
 import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { MORPH_PATHS } from '../anim/morph.ts';
+import { linkTime } from '../app/frame.ts';
 import { formatMorph } from '../app/state.ts';
 import { addCompareControl } from './compare-controls.ts';
 import { addCrowdControls, crowdProxy, syncCrowdProxy } from './crowd-controls.ts';
@@ -285,7 +286,7 @@ export class Panel {
     this.buildMorphPanel(model);
     this.tracks.modelChanged(model);
     this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').decimals(3).listen(this.visible).onChange((t: number) => {
-      this.app.state.t = t;
+      this.app.state.t = linkTime(t); // as a link writes it: the link and the frame drawn agree
       this.app.state.paused = true;
       p.playing = false;
       this.refresh();

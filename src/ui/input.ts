@@ -1,11 +1,13 @@
 import type { App } from '../app/app.ts';
 import { fileSource } from '../app/model-source.ts';
+import { linkTime } from '../app/frame.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { toggleCompare } from './compare-controls.ts';
 import { exportAndDownload } from './export-glb.ts';
 import { savePicture } from './save-picture.ts';
+import { shortcutFor } from './shortcuts.ts';
 import { PointerGestures } from './touch.ts';
 
 /**
@@ -127,53 +129,50 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.ctrlKey || e.metaKey || e.altKey) return;
     const s = app.state;
     const m = app.current;
-    switch (e.key) {
-      case ' ':
+    // Keys come from one table (shortcuts.ts), which the help lists too; every action is handled here.
+    const action = shortcutFor(e.key);
+    if (action === null) return;
+    switch (action) {
+      case 'play':
         if (s.t !== null) {
           s.t = null;
           s.paused = false;
         } else s.paused = !s.paused;
         break;
-      case 'ArrowLeft':
-      case 'ArrowRight': {
+      case 'step': {
         if (!m) return;
         const step = (e.key === 'ArrowLeft' ? -1 : 1) / 30;
         // In tracks mode `t` is the controller clock (every track at t × speed): stepped, not wrapped.
         const d = m.player.usesTracks ? 0 : m.player.duration;
         let t = (s.t ?? m.player.clockTime) + step;
         if (d > 0) t = ((t % d) + d) % d;
-        s.t = Math.max(0, t);
+        // Whole microseconds: the time drawn is the one a link carries (linkTime).
+        s.t = linkTime(Math.max(0, t));
         s.paused = true;
         break;
       }
-      case '[':
-      case ']': {
+      case 'clip': {
         if (!m || m.scene.clips.length === 0) return;
         const n = m.scene.clips.length;
         const i = (m.player.clipIndex + (e.key === '[' ? -1 : 1) + n) % n;
         app.playClip(m.scene.clips[i]!.name);
         break;
       }
-      case 'k':
-      case 'K':
+      case 'skeleton':
         s.skeleton = !s.skeleton;
         break;
-      case 'w':
-      case 'W':
+      case 'wireframe':
         s.view = s.view === 'wireframe' ? 'shaded' : 'wireframe';
         break;
-      case 'v':
-      case 'V': {
+      case 'view': {
         const i = VIEW_IDS.indexOf(s.view);
         s.view = VIEW_IDS[(i + (e.shiftKey ? VIEW_IDS.length - 1 : 1)) % VIEW_IDS.length]!;
         break;
       }
-      case 'b':
-      case 'B':
+      case 'bindPose':
         s.bindPose = !s.bindPose;
         break;
-      case 't':
-      case 'T': {
+      case 'technique': {
         // Next (Shift: previous) technique the model can use; the GUI follows through refresh().
         const n = TECHNIQUES.length;
         const at = TECHNIQUES.findIndex((t) => t.id === s.technique);
@@ -186,59 +185,50 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
         }
         break;
       }
-      case 'c':
-      case 'C':
+      case 'compare':
         void toggleCompare(app);
         break;
-      case 'g':
-      case 'G':
+      case 'grid':
         s.grid = !s.grid;
         break;
-      case 'd':
-      case 'D':
+      case 'shadows':
         s.shadows = !s.shadows;
         break;
-      case 'y':
-      case 'Y':
+      case 'lookAt':
         void app.set({ lookAt: s.lookAt > 0 ? 0 : 1 });
         break;
-      case 'e':
-      case 'E':
+      case 'lookPointer':
         lookHeld = true;
         app.lookAtPointer(true, lookX, lookY);
         break;
-      case 'f':
-      case 'F':
+      case 'frame':
         app.frameModel();
         break;
-      case 'o':
-      case 'O':
+      case 'open':
         openPicker();
         break;
-      case 's':
-      case 'S':
+      case 'save':
         void savePicture(app);
         break;
-      case 'l':
-      case 'L':
+      case 'link':
         hooks.copyLink();
         break;
-      case 'x':
-      case 'X':
+      case 'export':
         void exportAndDownload(app);
         break;
-      case 'h':
-      case 'H':
+      case 'chrome':
         hooks.toggleChrome();
         break;
-      case '?':
+      case 'help':
         hooks.toggleHelp();
         break;
-      case 'Escape':
+      case 'dismiss':
         hooks.dismissError();
         break;
-      default:
-        return;
+      default: {
+        const unhandled: never = action;
+        return unhandled;
+      }
     }
     e.preventDefault();
     hooks.refresh();

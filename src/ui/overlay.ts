@@ -1,6 +1,7 @@
 import type { Stats } from '../app/app.ts';
 import { INFLUENCE_COLOURS, VIEW_SUMMARY, type ViewId } from '../render/views.ts';
 import { distortionLegend } from './distortion-legend.ts';
+import { GESTURES, SHORTCUTS } from './shortcuts.ts';
 
 /** Phone-sized viewports (below 700 CSS pixels): compact stats, panel starts closed; style.css uses the same width. */
 export const NARROW_QUERY = '(max-width: 699.98px)';
@@ -64,34 +65,7 @@ export class Overlay {
     this.progressEl.hidden = true;
     this.helpEl = el('div', 'help', parent);
     this.helpEl.hidden = true;
-    this.helpEl.innerHTML = `<h2>skinlab — keys, mouse and touch</h2>
-<table>
-<tr><td>drag, one finger</td><td>orbit</td></tr>
-<tr><td>right-drag / shift-drag</td><td>pan</td></tr>
-<tr><td>two fingers</td><td>pinch to zoom, move to pan</td></tr>
-<tr><td>wheel</td><td>zoom</td></tr>
-<tr><td>double-click, double tap, F</td><td>frame the model</td></tr>
-<tr><td>Space</td><td>play / pause</td></tr>
-<tr><td>← →</td><td>step one frame (1/30 s)</td></tr>
-<tr><td>[ ]</td><td>previous / next clip</td></tr>
-<tr><td>K</td><td>skeleton overlay</td></tr>
-<tr><td>W</td><td>wireframe view</td></tr>
-<tr><td>T, Shift+T</td><td>next / previous skinning technique</td></tr>
-<tr><td>C</td><td>compare side by side (this technique | dual-quat, or the last pair); drag the divider</td></tr>
-<tr><td>V</td><td>next view (weights, influences, groups, diff …)</td></tr>
-<tr><td>B</td><td>bind pose (identity palette)</td></tr>
-<tr><td>G</td><td>floor (grid and shadow)</td></tr>
-<tr><td>D</td><td>shadows: the key light's shadow map (floor and self-shadowing)</td></tr>
-<tr><td>Y</td><td>look-at: the head follows the camera</td></tr>
-<tr><td>hold E</td><td>the head follows the pointer</td></tr>
-<tr><td>O</td><td>open a model file</td></tr>
-<tr><td>X</td><td>export the model as binary glTF (.glb)</td></tr>
-<tr><td>S</td><td>save a picture (PNG, the canvas's pixel size)</td></tr>
-<tr><td>L</td><td>copy a link to this view</td></tr>
-<tr><td>H</td><td>hide / show panels</td></tr>
-<tr><td>?</td><td>this help</td></tr>
-</table>
-<p>Drop a <code>.glb</code>, <code>.gltf</code>, <code>.x</code> or <code>.m3d</code> model, together with its files (a <code>.gltf</code>'s <code>.bin</code> and images, a <code>.x</code>'s textures), anywhere on the page.</p>`;
+    fillHelp(this.helpEl);
     this.helpEl.addEventListener('click', () => this.toggleHelp(false));
   }
 
@@ -256,4 +230,27 @@ function formatCount(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toPrecision(3)} M`;
   if (n >= 1e4) return `${(n / 1e3).toPrecision(3)} k`;
   return String(Math.round(n));
+}
+
+/**
+ * The help's content: the gestures, then every keyboard shortcut of the key handler's table (shortcuts.ts),
+ * in two columns so that it fits an 800×600 window without scrolling; each key row carries its action in
+ * `data-action`.
+ */
+function fillHelp(help: HTMLElement): void {
+  el('h2', '', help).textContent = 'skinlab — keys, mouse and touch';
+  const columns = el('div', 'help-columns', help);
+  const rows: [string, string, string][] = [...GESTURES.map(([k, w]): [string, string, string] => [k, w, '']), ...SHORTCUTS.map((s): [string, string, string] => [s.label, s.help, s.action])];
+  const half = Math.ceil(rows.length / 2);
+  for (const part of [rows.slice(0, half), rows.slice(half)]) {
+    const table = el('table', '', columns);
+    for (const [keys, what, action] of part) {
+      const tr = el('tr', '', table);
+      if (action) tr.dataset.action = action;
+      el('td', '', tr).textContent = keys;
+      el('td', '', tr).textContent = what;
+    }
+  }
+  el('p', '', help).innerHTML =
+    "Drop a <code>.glb</code>, <code>.gltf</code>, <code>.x</code> or <code>.m3d</code> model, together with its files (a <code>.gltf</code>'s <code>.bin</code> and images, a <code>.x</code>'s textures), anywhere on the page.";
 }

@@ -139,6 +139,30 @@ describe('links: state → query string', () => {
     expect(new URLSearchParams(linkQuery({ state, model, caps }).query).get('t')).toBe('0.8');
   });
 
+  it('a pinned time is written in whole microseconds, and reading the link back pins the same time', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    // One frame step (→) from 0, with the float noise a step by 1/30 leaves.
+    state.t = 0 + 1 / 30 + 1 / 30 - 1 / 30;
+    state.paused = true;
+    expect(state.t).not.toBe(0.033333);
+    const { query } = linkQuery({ state, model, caps });
+    expect(new URLSearchParams(query).get('t')).toBe('0.033333');
+    const again = defaultState();
+    expect(applyParams(again, paramsFromSearch(query))).toEqual([]);
+    expect(again.t).toBe(0.033333);
+    // Read back, the link is written again unchanged: the page drawing it lands on the same frame.
+    expect(new URLSearchParams(linkQuery({ state: again, model, caps }).query).get('t')).toBe('0.033333');
+    // Many steps on: still at most 6 decimals, within half a microsecond of the time drawn.
+    state.t = 0;
+    for (let i = 0; i < 37; i++) state.t += 1 / 30;
+    const t = new URLSearchParams(linkQuery({ state, model, caps }).query).get('t')!;
+    expect(t).toMatch(/^\d+\.\d{1,6}$/);
+    expect(Math.abs(Number(t) - state.t)).toBeLessThanOrEqual(5e-7);
+  });
+
   it('refuses a malformed track list and a look-at weight outside 0..1, keeping the state', () => {
     const state = defaultState();
     expect(applyParams(state, { tracks: 'Walk:heavy' })[0]).toMatch(/^tracks=Walk:heavy: expected CLIP/);
