@@ -8,7 +8,8 @@ import type { Scene } from '../model/types.ts';
  *
  * - Item: a warning's first JSON pointer (`/accessors/12`, `/animations/0/samplers/3`) or quoted name
  *   (`'body'`, `"Walk"`), whichever comes first.
- * - Kind: the text with its item and every number left out; warnings of one kind differ only there. A
+ * - Kind: the text with its item and every number outside quotes left out; warnings of one kind differ only
+ *   there (another quoted name, a bone or a clip, makes another kind: it may be what a later check looks for). A
  *   warning without an item is of one kind only with the same text (repeats are counted, `(×3)`).
  * - A kind seen once is kept word for word. Groups keep the order of their first warnings.
  * Pure; the input is not changed.
@@ -19,6 +20,8 @@ export const ITEMS_NAMED = 4;
 
 const ITEM = /\/[A-Za-z_]+\/\d+(?:\/[A-Za-z_]+(?:\/\d+)?)*|'[^']*'|"[^"]*"/;
 const NUMBER = /\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi;
+/** Quoted names, kept as they are in a kind (a capture group, so split() keeps them at the odd indices). */
+const QUOTED = /('[^']*'|"[^"]*")/;
 
 interface Group {
   readonly first: string;
@@ -26,11 +29,19 @@ interface Group {
   count: number;
 }
 
+/** `text` with every number outside quotes replaced by '#': names other than the item (a bone, a clip) stay part of the kind. */
+function numbersOut(text: string): string {
+  return text
+    .split(QUOTED)
+    .map((part, i) => (i % 2 === 0 ? part.replace(NUMBER, '#') : part))
+    .join('');
+}
+
 export function groupWarnings(warnings: readonly string[]): string[] {
   const groups = new Map<string, Group>();
   for (const w of warnings) {
     const m = ITEM.exec(w);
-    const kind = m ? `${w.slice(0, m.index)}\u0000${w.slice(m.index + m[0].length)}`.replace(NUMBER, '#') : `\u0001${w}`;
+    const kind = m ? numbersOut(`${w.slice(0, m.index)}\u0000${w.slice(m.index + m[0].length)}`) : `\u0001${w}`;
     const g = groups.get(kind);
     if (!g) groups.set(kind, { first: w, items: [], count: 1 });
     else {
