@@ -4,6 +4,7 @@ import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
 import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
+import { returnFocusAfterPanel } from './ui/panel-focus.ts';
 import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
 import { Timeline } from './ui/timeline.ts';
@@ -187,6 +188,7 @@ function start(): void {
     bench: (options) => bench.run(options).then((r) => r.rows),
   };
   mountRecorder(panel.gui, app, window.skinlab);
+  returnFocusAfterPanel(panel.gui.domElement, canvas);
 
   // Stats box at 4 Hz while it is shown: text updates are not per-frame work.
   setInterval(() => {
