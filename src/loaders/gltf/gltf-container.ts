@@ -1,3 +1,4 @@
+import { sniffFormat } from '../sniff.ts';
 import { LoadError } from '../../model/errors.ts';
 
 /**
@@ -40,6 +41,9 @@ function firstNonSpace(bytes: Uint8Array): number {
 /** True for the GLB magic, a .gltf/.glb name, or JSON text whose first MiB has an "asset" key. */
 export function looksLikeGltf(fileName: string, bytes: Uint8Array): boolean {
   if (isGlbMagic(bytes)) return true;
+  // Content first: a .x or .m3d renamed .glb / .gltf is that format.
+  const other = sniffFormat(bytes);
+  if (other === 'x' || other === 'm3d') return false;
   const lower = fileName.toLowerCase();
   if (lower.endsWith('.gltf') || lower.endsWith('.glb')) return true;
   const i = firstNonSpace(bytes);
