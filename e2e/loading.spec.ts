@@ -1,5 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { coverage, openApp, pixelDifference, waitState, watchConsole } from './helpers.ts';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Loading cannot break the page: big files parse in a worker while the current model keeps playing,
@@ -305,6 +308,24 @@ test.describe('files that are not models', () => {
     expect((await page.evaluate(() => window.skinlab.info())).model).toBe('default');
     expect(con.errors).toHaveLength(2);
     expect(con.errors[0]).toContain('teapot.obj: unsupported file type .obj');
+  });
+
+  test('a model renamed to another extension loads as what it is; binary bytes named .m3d are described, never printed', async ({ page }) => {
+    const con = watchConsole(page);
+    await openApp(page, '?t=0.6');
+    const tiny = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'public', 'models', 'tiny', 'tiny.x'));
+    await drop(page, [{ name: 'renamed.glb', bytes: tiny }]);
+    await expect.poll(() => page.evaluate(() => window.skinlab.info().model), { timeout: 60_000 }).toBe('renamed.glb');
+    expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('ready');
+    expect((await page.evaluate(() => window.skinlab.info())).bones).toBeGreaterThan(30);
+
+    await drop(page, [{ name: 'broken.m3d', bytes: noise(300) }]);
+    await waitState(page, 'error');
+    const message = (await page.locator('#error').textContent()) ?? '';
+    expect(message).toMatch(/broken\.m3d: not a Luna \.m3d text file: it looks like (binary data starting with bytes( [0-9a-f]{2}){4}|an? [A-Za-z ()]+)/);
+    expect(message).toMatch(/^[\x20-\x7e\n]*$/);
+    expect((await page.evaluate(() => window.skinlab.info())).model).toBe('renamed.glb');
+    expect(con.errors).toHaveLength(1);
   });
 
   test('a model file over 256 MiB is refused from its size, before it is read', async ({ page }) => {

@@ -58,7 +58,9 @@ export function allocationOfProbe(probe: string): Map<string, SectionAllocation>
   const root = fileURLToPath(new URL('../', import.meta.url));
   const run = spawnSync(
     process.execPath,
-    ['--expose-gc', '--min-semi-space-size=16', '--max-semi-space-size=16', '--trace-gc', '--import', 'tsx', probe],
+    // Optimisation on the main thread: on a busy machine a background compile may finish only after the
+    // warm-up, and the windows would then measure the unoptimised loop (its boxed doubles) instead.
+    ['--expose-gc', '--min-semi-space-size=16', '--max-semi-space-size=16', '--no-concurrent-recompilation', '--no-concurrent-osr', '--trace-gc', '--import', 'tsx', probe],
     { cwd: root, encoding: 'utf8', timeout: 120_000 },
   );
   if (run.status !== 0) throw new Error(`probe ${probe} exited ${run.status}: ${run.stderr}`);
