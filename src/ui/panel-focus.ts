@@ -20,29 +20,22 @@ export function takesTyping(el: Element | null): boolean {
 }
 
 export function returnFocusAfterPanel(root: HTMLElement, canvas: HTMLElement): void {
-  const toCanvas = (): void => {
-    const active = document.activeElement;
-    // Only what the panel holds: a dialog or another widget keeps its own focus.
-    if (active !== null && active !== document.body && !root.contains(active)) return;
-    if (takesTyping(active)) return;
+  // At once, in the capture phase: the control still gets its click or change (moving the focus cancels
+  // neither), and a key pressed right after it already finds the canvas.
+  const toCanvas = (target: EventTarget | null): void => {
+    if (takesTyping(target as Element) || takesTyping(document.activeElement)) return;
     canvas.focus({ preventScroll: true });
   };
-  // After the control's own handler (lil-gui acts on click and change): on the next task.
-  const later = (): void => {
-    setTimeout(toCanvas, 0);
-  };
   // A click on a menu opens it: its change moves the focus, not the click.
-  root.addEventListener('click', (e) => (e.target instanceof HTMLSelectElement ? undefined : later()), true);
-  root.addEventListener('change', later, true);
+  root.addEventListener('click', (e) => (e.target instanceof HTMLSelectElement ? undefined : toCanvas(e.target)), true);
+  root.addEventListener('change', (e) => toCanvas(e.target), true);
   root.addEventListener(
     'keydown',
     (e) => {
       if (!takesTyping(e.target as Element) || (e.key !== 'Enter' && e.key !== 'Escape')) return;
-      // Enter commits the field (lil-gui applies it on change or blur); Escape leaves it. Then the keys are the page's again.
-      setTimeout(() => {
-        (e.target as HTMLElement).blur();
-        canvas.focus({ preventScroll: true });
-      }, 0);
+      // Enter commits the field (lil-gui applies it on change, which the blur fires); Escape leaves it.
+      (e.target as HTMLElement).blur();
+      canvas.focus({ preventScroll: true });
     },
     true,
   );
