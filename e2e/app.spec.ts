@@ -266,12 +266,16 @@ test('the wheel stops near the model and far from it, and panning still moves th
   await openApp(page, '?t=0.6&gui=0');
   const camera = (): Promise<{ distance: number; target?: number[] }> => page.evaluate(() => window.skinlab.info().camera as { distance: number; target?: number[] });
   const framed = (await camera()).distance;
-  await page.mouse.move(160, 120);
-  for (let k = 0; k < 40; k++) await page.mouse.wheel(0, -120);
-  await page.evaluate(() => window.skinlab.set({}));
+  // Wheel notches of 120 dispatched on the canvas in one go (the page's own wheel listener; one round trip).
+  const wheel = (notches: number): Promise<void> =>
+    page.evaluate(async (n) => {
+      const canvas = document.getElementById('view')!;
+      for (let k = 0; k < Math.abs(n); k++) canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: Math.sign(n) * 120, clientX: 160, clientY: 120, bubbles: true, cancelable: true }));
+      await window.skinlab.set({});
+    }, notches);
+  await wheel(-40);
   const near = (await camera()).distance;
-  for (let k = 0; k < 80; k++) await page.mouse.wheel(0, 120);
-  await page.evaluate(() => window.skinlab.set({}));
+  await wheel(80);
   const far = await camera();
   console.log(`[app] zoom range against the framed distance: nearest ${(near / framed).toFixed(4)}, farthest ${(far.distance / framed).toFixed(1)}`);
   // 0.02 to 60 model radii; framed, the camera stands 2–4 radii away. Unclamped: 40 wheel steps in would be

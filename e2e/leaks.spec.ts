@@ -63,6 +63,14 @@ test('100 model switches leave the GL object counts and the JS heap where they s
       }
       await window.skinlab.set({ view: 'diff' });
       await window.skinlab.set({ view: 'shaded' });
+      // A crowd whose detail levels have arrived draws impostors: their capture and draw programs too.
+      await window.skinlab.set({ model: 'zombie', crowd: 4, impostors: 'all' });
+      const t = performance.now();
+      while (performance.now() - t < 60_000 && !(window.skinlab.info().lod as { levels: { detail: string }[] }).levels.some((l) => l.detail === 'impostor')) {
+        await new Promise((r) => setTimeout(r, 50));
+        await window.skinlab.set({});
+      }
+      await window.skinlab.set({ crowd: 1, impostors: 'far' });
     },
     [MODELS, TECHNIQUES] as const,
   );

@@ -316,7 +316,7 @@ test.describe('files that are not models', () => {
     const tiny = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'public', 'models', 'tiny', 'tiny.x'));
     await drop(page, [{ name: 'renamed.glb', bytes: tiny }]);
     await expect.poll(() => page.evaluate(() => window.skinlab.info().model), { timeout: 60_000 }).toBe('renamed.glb');
-    expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('ready');
+    await waitState(page, 'ready');
     expect((await page.evaluate(() => window.skinlab.info())).bones).toBeGreaterThan(30);
 
     await drop(page, [{ name: 'broken.m3d', bytes: noise(300) }]);

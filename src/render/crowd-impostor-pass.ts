@@ -7,6 +7,7 @@ import { BAKE_CLIPS, type CrowdUniforms } from './crowd-programs.ts';
 import type { FrameFigures } from './frame-types.ts';
 import { IMPOSTOR_ELEVATIONS } from './impostor-cells.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
+import { MAX_INFLUENCES } from '../model/types.ts';
 
 /**
  * Largest on-screen diameter (px) of an instance's bounding sphere drawn as an impostor: past the lightest
@@ -28,15 +29,15 @@ interface ImpostorUniforms {
  * quad per instance textured from its model's CrowdImpostor atlas, lit like the meshes with the specular of
  * the model's main material, unshadowed), the quad's corner buffer every sub-crowd's instance buffer draws it with, and the
  * capture program each model's atlas is drawn with (lit.frag's IMPOSTOR_CAPTURE through the crowd's baked
- * skinning). Compiles on first use (cached by the ProgramCache); per frame allocates nothing. dispose() frees
- * the corner buffer (the programs are the cache's).
+ * skinning). Compiles on first use (cached by the ProgramCache); per frame allocates nothing. releaseQuad()
+ * (with the crowd's state) and dispose() free the corner buffer (the programs are the cache's).
  */
 export class CrowdImpostorPass {
   private program: twgl.ProgramInfo | null = null;
   private frame: UniformBinding<SceneUniforms['frame']> | null = null;
   private crowd: UniformBinding<CrowdUniforms> | null = null;
   private own: UniformBinding<ImpostorUniforms> | null = null;
-  private capturePrograms = new Map<number, ImpostorCaptureProgram>();
+  private capture: ImpostorCaptureProgram | null = null;
   private corners: WebGLBuffer | null = null;
   private readonly values: ImpostorUniforms = {
     u_impostorSphere: new Float32Array(4),
@@ -65,12 +66,14 @@ export class CrowdImpostorPass {
     return (this.corners = b);
   }
 
-  /** The atlas capture program for `influences` influences per vertex (compiled once per count). */
-  captureProgram(influences: number): ImpostorCaptureProgram {
-    const cached = this.capturePrograms.get(influences);
-    if (cached) return cached;
+  /**
+   * The atlas capture program (compiled once): every influence (MAX_INFLUENCES) whatever the crowd's
+   * `influences` setting, so the atlas shows the model as authored and one program serves every model.
+   */
+  captureProgram(): ImpostorCaptureProgram {
+    if (this.capture) return this.capture;
     const program = this.programs.get('skinned.vert', 'lit.frag', {
-      PALETTE_TEXTURE: true, CROWD: true, CROWD_BAKED: true, BAKE_CLIPS, INFLUENCES: influences, IMPOSTOR_CAPTURE: true,
+      PALETTE_TEXTURE: true, CROWD: true, CROWD_BAKED: true, BAKE_CLIPS, INFLUENCES: MAX_INFLUENCES, IMPOSTOR_CAPTURE: true,
     });
     const p: ImpostorCaptureProgram = {
       program,
@@ -78,7 +81,7 @@ export class CrowdImpostorPass {
       material: new UniformBinding(program, this.uniforms.material),
       crowd: new UniformBinding(program, this.crowdUniforms),
     };
-    this.capturePrograms.set(influences, p);
+    this.capture = p;
     return p;
   }
 
@@ -121,12 +124,17 @@ export class CrowdImpostorPass {
     out.meshDrawCalls++;
   }
 
-  dispose(): void {
+  /** Frees the quad's corner buffer (made again by the next quad()); the crowd's state that drew with it is gone. */
+  releaseQuad(): void {
     if (this.corners) this.gl.deleteBuffer(this.corners);
     this.corners = null;
+  }
+
+  dispose(): void {
+    this.releaseQuad();
     this.program = null;
     this.frame = this.crowd = null;
     this.own = null;
-    this.capturePrograms.clear();
+    this.capture = null;
   }
 }

@@ -146,6 +146,7 @@ export class CrowdPass {
   /** Frees every model's crowd state (rebuilt on the next crowd frame; the levels when handed over again). */
   release(): void {
     for (const s of this.subs) s.dispose();
+    this.impostors.releaseQuad();
     this.subs = [];
     this.drawn = [];
     this.mixOf = NO_MIX;
@@ -276,7 +277,7 @@ export class CrowdPass {
     f.viewportPx = gl.drawingBufferHeight;
     for (let k = 0; k < models; k++) {
       const sub = drawn[k]!;
-      sub.refreshImpostor(this.impostors, f, k > 0 ? sub.clip : clip, k > 0 ? -1 : player.duration, v.influences, this.uniforms, this.crowdUniforms, out);
+      sub.refreshImpostor(this.impostors, f, k > 0 ? sub.clip : clip, k > 0 ? -1 : player.duration, this.uniforms, this.crowdUniforms, out);
     }
     let instanceBytes = 0;
     let live = 0;

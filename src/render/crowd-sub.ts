@@ -180,13 +180,13 @@ export class SubCrowd {
    * yet. Drawn with `pass`'s capture program at the lightest level whose error is under one atlas pixel;
    * one-time work (allocates), counted in `out`'s setup figures. Leaves the default framebuffer bound.
    */
-  refreshImpostor(pass: CrowdImpostorPass, f: SubCrowdFrame, clip: number, duration: number, influences: number, uniforms: SceneUniforms, cu: CrowdUniforms, out: FrameFigures): void {
+  refreshImpostor(pass: CrowdImpostorPass, f: SubCrowdFrame, clip: number, duration: number, uniforms: SceneUniforms, cu: CrowdUniforms, out: FrameFigures): void {
     if (!f.baked || !f.lod || f.impostors === 'off' || f.bindPose || clip < 0 || this.lod.levels.length === 0 || this.lod.of !== this.model || this.impostor.holds(clip)) return;
     const t0 = performance.now();
     const bake = this.bake;
     const sphere = bake.spheres.subarray(clip * 4, clip * 4 + 4);
     const level = this.lod.levelUnder((2 * sphere[3]!) / IMPOSTOR_CELL_PX);
-    this.impostor.capture(pass.captureProgram(influences), uniforms, cu, {
+    this.impostor.capture(pass.captureProgram(), uniforms, cu, {
       model: this.model, crowd: this.crowd, draws: this.draws, levels: this.lod.levels, level, bakeClips: this.bakeClips, clip,
       duration: duration >= 0 ? duration : this.clipDuration(clip), sphere,
     });
