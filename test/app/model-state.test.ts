@@ -1,35 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { PaletteSet } from '../../src/anim/palette-set.ts';
-import { AnimPlayer } from '../../src/anim/player.ts';
 import type { LoadedModel } from '../../src/app/loaded-model.ts';
 import { applyMorphState, resolveBone } from '../../src/app/model-state.ts';
 import { applyParams, defaultState, formatMorph } from '../../src/app/state.ts';
 import { loadModel } from '../../src/loaders/load-model.ts';
 import type { Scene } from '../../src/model/types.ts';
-import { busiestBone, influencingBones } from '../../src/render/view-data.ts';
+import { loadedModel } from './loaded-fixture.ts';
 import { FIXTURE_TARGETS, morphWalkerScene } from './morph-fixture.ts';
 
 /** A scene as the page holds it after a load (the GPU side is not needed here). */
-function loaded(id: string, scene: Scene): LoadedModel {
-  return {
-    id,
-    origin: 'builtin',
-    detail: '',
-    label: id,
-    scene,
-    player: AnimPlayer.forScene(scene),
-    palettes: new PaletteSet(scene.meshes),
-    gpu: null as never,
-    framing: { min: [0, 0, 0], max: [1, 1, 1], centre: [0.5, 0.5, 0.5], radius: 1, floorY: 0 },
-    warnings: [],
-    paletteBytes: 0,
-    bones: influencingBones(scene.meshes),
-    defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
-    startClip: scene.clips[0]?.name ?? '',
-    lookAt: null,
-  };
-}
+const loaded = (id: string, scene: Scene): LoadedModel => loadedModel(id, scene);
 
 describe('state resolved against a loaded model', () => {
   it('an unknown bone is an error naming the first 20 of the model\'s bones and how many there are', () => {

@@ -1,37 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PaletteSet } from '../../src/anim/palette-set.ts';
-import { AnimPlayer } from '../../src/anim/player.ts';
 import { linkQuery } from '../../src/app/url-sync.ts';
 import { applyTracksSpec, parseTracksSpec } from '../../src/anim/controller/track-spec.ts';
 import type { LoadedModel } from '../../src/app/loaded-model.ts';
 import { applyParams, defaultState, formatCamera, paramsFromSearch, roundCamera } from '../../src/app/state.ts';
 import { loadModel } from '../../src/loaders/load-model.ts';
-import { busiestBone, influencingBones } from '../../src/render/view-data.ts';
 import type { DeviceCaps } from '../../src/techniques/technique.ts';
+import { loadedModel } from './loaded-fixture.ts';
 
 const caps: DeviceCaps = { maxUniformBlockSize: 65536, maxVertexUniformVectors: 1024, maxTextureSize: 8192 };
 
 /** tiny.x as the page holds it after a load from its built-in id (the GPU side is not needed here). */
 function tiny(origin: LoadedModel['origin'] = 'builtin'): LoadedModel {
-  const scene = loadModel('tiny.x', new Uint8Array(readFileSync('public/models/tiny/tiny.x')));
-  return {
-    id: 'tiny',
-    origin,
-    detail: '',
-    label: 'Tiny',
-    scene,
-    player: new AnimPlayer(scene.skeleton, scene.clips, scene.morphTargets.length),
-    palettes: new PaletteSet(scene.meshes),
-    gpu: null as never,
-    framing: { min: [0, 0, 0], max: [1, 1, 1], centre: [0.5, 0.5, 0.5], radius: 1, floorY: 0 },
-    warnings: [],
-    paletteBytes: 0,
-    bones: influencingBones(scene.meshes),
-    defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
-    startClip: scene.clips[0]!.name,
-    lookAt: null,
-  };
+  return loadedModel('tiny', loadModel('tiny.x', new Uint8Array(readFileSync('public/models/tiny/tiny.x'))), origin, 'Tiny');
 }
 
 describe('links: state → query string', () => {
