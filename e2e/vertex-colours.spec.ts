@@ -65,7 +65,8 @@ test('a COLOR_0-only square draws red on the left and blue on the right: morph s
   const info = await page.evaluate(() => window.skinlab.info());
   expect(info.vertexColours).toBe(1);
   expect(info.warnings).toEqual([]);
-  for (const settings of [{}, { morphs: 'texture' }, { technique: 'software' }]) {
+  const steps: Record<string, string>[] = [{}, { morphs: 'texture' }, { technique: 'software' }];
+  for (const settings of steps) {
     await page.evaluate((s) => window.skinlab.set(s), settings);
     await expect.poll(async () => (await hues(page)).red, { message: JSON.stringify(settings) }).toBeGreaterThan(0.1);
     const h = await hues(page);

@@ -72,6 +72,40 @@ describe('.x MeshVertexColors', () => {
   });
 });
 
+/** D3DCOLOR DWORDs (0xAARRGGBB) of the 4 positions: red, grey 128 at alpha 128, blue, white. */
+const PACKED = [0xffff0000, 0x80808080, 0xff0000ff, 0xffffffff];
+
+describe('.x DeclData and FVFData colours', () => {
+  const grey = srgbToLinear(128 / 255);
+  const want = [[1, 0, 0, 1], [grey, grey, grey, 128 / 255], [0, 0, 1, 1], [1, 1, 1, 1]];
+  const expectPacked = (mesh: SkinnedMesh): void => {
+    for (let v = 0; v < mesh.vertexCount; v++) {
+      const p = positionOf(mesh, v);
+      for (let k = 0; k < 4; k++) expect(mesh.colors![v * 4 + k]!, `vertex ${v} (position ${p}) component ${k}`).toBeCloseTo(want[p]![k]!, 5);
+    }
+  };
+
+  it('DeclData COLOR as D3DCOLOR (ARGB, sRGB) is read as linear RGBA per position', () => {
+    const scene = loadModel('quad.x', quad(`DeclData { 1; 4;0;10;0;; 4; ${PACKED.join(',')}; }`));
+    expectPacked(scene.meshes[0]!);
+    expect(scene.warnings).toEqual([]);
+  });
+
+  it("FVFData's diffuse colour (D3DFVF_DIFFUSE) is read the same way", () => {
+    const scene = loadModel('quad.x', quad(`FVFData { ${0x40}; 4; ${PACKED.join(',')}; }`));
+    expectPacked(scene.meshes[0]!);
+  });
+
+  it('MeshVertexColors wins over DeclData colours', () => {
+    const scene = loadModel('quad.x', quad(`DeclData { 1; 4;0;10;0;; 4; ${PACKED.join(',')}; }\n ${COLOURS}`));
+    const mesh = scene.meshes[0]!;
+    const at = (p: number): number => Array.from({ length: mesh.vertexCount }, (_, i) => i).find((i) => positionOf(mesh, i) === p)!;
+    // The alphas tell them apart: MeshVertexColors gives positions 1 and 2 alpha 1 and 0.5, DeclData 128/255 and 1.
+    expect(mesh.colors![at(1) * 4 + 3]).toBe(1);
+    expect(mesh.colors![at(2) * 4 + 3]).toBe(0.5);
+  });
+});
+
 describeCorpus('.x MeshVertexColors in the corpus', () => {
   it("kW X-port's cube keeps its red and white vertex colours", () => {
     const scene = loadModel('kwxport_test_cubewithvcolors.x', corpusBytes('kwxport_test_cubewithvcolors.x'));

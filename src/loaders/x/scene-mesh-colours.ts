@@ -47,6 +47,14 @@ export function perVertexColours(colours: Float32Array, vertexPos: readonly numb
   return out;
 }
 
+/** A D3DCOLOR DWORD (0xAARRGGBB, sRGB) → linear RGBA at out[o..o+4). */
+export function d3dColour(argb: number, out: Float32Array, o: number): void {
+  out[o] = srgbToLinear(((argb >>> 16) & 0xff) / 255);
+  out[o + 1] = srgbToLinear(((argb >>> 8) & 0xff) / 255);
+  out[o + 2] = srgbToLinear((argb & 0xff) / 255);
+  out[o + 3] = (argb >>> 24) / 255;
+}
+
 /** The sRGB electro-optical transfer function: an encoded value in 0..1 → linear. */
 export function srgbToLinear(c: number): number {
   return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);

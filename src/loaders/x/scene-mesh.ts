@@ -5,7 +5,7 @@ import { MAX_INFLUENCES, type SkinnedMesh, type Subset } from '../../model/types
 import { quoted } from '../../model/message.ts';
 import type { MaterialTable } from './scene-material.ts';
 import { perVertexColours, readVertexColours } from './scene-mesh-colours.ts';
-import { readDeclData, readFVFData, type DeclAttributes } from './scene-mesh-decl.ts';
+import { noDeclAttributes, preferDecl, readDeclData, readFVFData, type DeclAttributes } from './scene-mesh-decl.ts';
 import { bitangentSign, computeNormals, normaliseOr, transformRigid } from './scene-mesh-geometry.ts';
 import { addRigidSlot, InfluenceTable, readSkinWeights, type MissingBones } from './scene-mesh-skin.ts';
 import type { NodeList } from './scene-nodes.ts';
@@ -133,12 +133,10 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
     } else if (isTemplate(child, 'MeshMaterialList')) {
       materialList = child;
     } else if (isTemplate(child, 'DeclData')) {
-      const d = readDeclData(ctx, child, nPos, name);
-      decl = { normals: d.normals ?? decl?.normals ?? null, uvs: d.uvs ?? decl?.uvs ?? null, tangents: d.tangents, binormals: d.binormals };
+      decl = preferDecl(readDeclData(ctx, child, nPos, name), decl);
     } else if (isTemplate(child, 'FVFData')) {
-      const fvf = readFVFData(ctx, child, nPos, name);
       // DeclData, when the mesh has both, is the fuller description and wins.
-      decl = { normals: decl?.normals ?? fvf.normals, uvs: decl?.uvs ?? fvf.uvs, tangents: decl?.tangents ?? null, binormals: decl?.binormals ?? null };
+      decl = preferDecl(decl ?? noDeclAttributes(), readFVFData(ctx, child, nPos, name));
     } else if (isTemplate(child, 'SkinWeights')) {
       skins.push(child);
     } else if (isTemplate(child, MORPH_TARGET_TEMPLATE)) {
@@ -156,6 +154,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
     } else noteSkipped(ctx, child);
   }
   if (uvs === null && decl?.uvs) uvs = decl.uvs;
+  colours ??= decl?.colours ?? null;
 
   // Triangles per face and material per face.
   const faceMaterial = new Uint32Array(nFaces);
