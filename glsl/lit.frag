@@ -3,6 +3,9 @@
 //   u_alphaCutoff  fragments whose alpha (u_diffuse.a × texture alpha) is below it are discarded, in every
 //                  colouring ('mask'; -1 for every other mode, so nothing is)
 //   u_opaque       1 writes alpha 1 ('opaque', 'mask'); 0 keeps the alpha ('blend', and .x/.m3d materials)
+// Vertex colour (v_colour, linear RGBA; white for a mesh without): multiplies the linearised base colour and the
+//   alpha, in the shaded and crowd colourings, the impostor capture and the cut-out test; the debug views keep
+//   their own colours.
 // u_alpha scales the result last (the skeleton view's ghost).
 // CROWD: the instance's tint (v_crowdTint, crowd_pars.glsl) multiplies the shaded colouring's base colour
 //   (sRGB, clamped to 1) before lighting.
@@ -41,6 +44,7 @@ uniform int u_viewGroup;
 in vec3 v_worldPos;
 in vec3 v_normal;
 in vec2 v_uv;
+in vec4 v_colour;
 #if defined(VIEW_WEIGHTS) || defined(VIEW_INFLUENCES) || defined(VIEW_DISTORTION)
 in vec2 v_view;
 #endif
@@ -57,7 +61,7 @@ out vec4 o_colour;
 
 #if defined(SHADOW_DEPTH)
 void main() {
-  if (u_diffuse.a * texture(u_diffuseMap, v_uv).a < u_alphaCutoff) discard;
+  if (u_diffuse.a * texture(u_diffuseMap, v_uv).a * v_colour.a < u_alphaCutoff) discard;
   o_colour = vec4(0.0);
 }
 #else
@@ -67,7 +71,7 @@ void main() {
   // Two-sided: shade back faces (open meshes) with the flipped normal.
   if (!gl_FrontFacing) n = -n;
   vec4 tex = texture(u_diffuseMap, v_uv);
-  float alpha = u_diffuse.a * tex.a;
+  float alpha = u_diffuse.a * tex.a * v_colour.a;
   if (alpha < u_alphaCutoff) discard;
   alpha = mix(alpha, 1.0, u_opaque);
 #if defined(VIEW_WEIGHTS)
@@ -79,13 +83,14 @@ void main() {
 #elif defined(VIEW_DISTORTION)
   o_colour = vec4(shadeFlat(distortionColour(v_view.x), n, u_keyDir), u_alpha);
 #elif defined(IMPOSTOR_CAPTURE)
-  o_colour = vec4(min(u_diffuse.rgb * tex.rgb, vec3(1.0)), 1.0);
+  // The vertex colour gamma-encoded, so impostor.frag's pow 2.2 gives the same linear albedo as the mesh draw.
+  o_colour = vec4(min(u_diffuse.rgb * tex.rgb, vec3(1.0)) * pow(v_colour.rgb, vec3(1.0 / 2.2)), 1.0);
   o_normal = vec4(n * 0.5 + 0.5, 1.0);
 #else
 #if defined(CROWD)
-  vec3 albedo = pow(min(u_diffuse.rgb * tex.rgb * v_crowdTint, vec3(1.0)), vec3(2.2));
+  vec3 albedo = pow(min(u_diffuse.rgb * tex.rgb * v_crowdTint, vec3(1.0)), vec3(2.2)) * v_colour.rgb;
 #else
-  vec3 albedo = pow(u_diffuse.rgb * tex.rgb, vec3(2.2));
+  vec3 albedo = pow(u_diffuse.rgb * tex.rgb, vec3(2.2)) * v_colour.rgb;
 #endif
 #if defined(SHADOW_RECEIVE)
   float keyVisibility = shadowVisibility(v_worldPos, n);

@@ -15,6 +15,10 @@
 //   normalised, in o_position / o_normal / o_tangent; the pass captures them into the buffers every draw reads
 //   (src/techniques/stream-out.ts). The rest of main() runs as usual and is not captured.
 // SKIN_DDM: the ddm technique's pass (with SKIN_OUT): direct delta mush's skinVertex (ddm_pars) instead of skin_pars.
+// Vertex colour (SkinnedMesh.colors, linear RGBA): fetched at gl_VertexID from u_colourTex (render/vertex-colours.ts;
+//   a mesh without colours binds a 1x1 white texture, so the index is clamped to the last texel) and passed on
+//   as v_colour, which lit.frag multiplies into the base colour. A texture, not an attribute: the morph slots
+//   take every attribute location left.
 // VIEW_TEXTURE: the weights/influences views' per-vertex data (render/view-data.ts), fetched at gl_VertexID
 //   from u_viewTex and passed on as v_view.
 precision highp float;
@@ -43,6 +47,8 @@ out vec3 v_normal;
 out vec2 v_uv;
 out vec4 v_tangent;
 out vec3 v_bitangent;
+uniform highp sampler2D u_colourTex;
+out vec4 v_colour;
 #if defined(VIEW_TEXTURE)
 uniform highp sampler2D u_viewTex;
 out vec2 v_view;
@@ -104,6 +110,9 @@ void main() {
   vec3 worldTangent = unitOr(mat3(u_world) * tangent, vec3(1.0, 0.0, 0.0));
   v_tangent = vec4(worldTangent, a_tangent.w);
   v_bitangent = cross(unitOr(v_normal, vec3(0.0, 0.0, 1.0)), worldTangent) * a_tangent.w;
+  ivec2 colourSize = textureSize(u_colourTex, 0);
+  int colourIndex = min(gl_VertexID, colourSize.x * colourSize.y - 1);
+  v_colour = texelFetch(u_colourTex, ivec2(colourIndex % colourSize.x, colourIndex / colourSize.x), 0);
 #if defined(VIEW_TEXTURE)
   int viewWidth = textureSize(u_viewTex, 0).x;
   v_view = texelFetch(u_viewTex, ivec2(gl_VertexID % viewWidth, gl_VertexID / viewWidth), 0).xy;

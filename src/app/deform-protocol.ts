@@ -22,9 +22,9 @@ export type DeformReply =
 
 /**
  * The part of a mesh a precompute reads (positions, normals, topology, skin), without what it never reads (UVs,
- * tangents, morph deltas: Dawn's are most of its bytes), so posting it to the worker copies little.
+ * tangents, vertex colours, morph deltas: Dawn's are most of its bytes), so posting it to the worker copies little.
  */
 export function slimMesh(mesh: SkinnedMesh): SkinnedMesh {
   const { morphs: _morphs, ...rest } = mesh;
-  return { ...rest, uvs: null, tangents: null };
+  return { ...rest, uvs: null, tangents: null, colors: null };
 }

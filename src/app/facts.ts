@@ -162,6 +162,8 @@ export class Facts {
       vertices: scene?.meshes.reduce((n, x) => n + x.vertexCount, 0) ?? 0,
       triangles: scene?.meshes.reduce((n, x) => n + x.indices.length / 3, 0) ?? 0,
       meshes: scene?.meshes.length ?? 0,
+      /** Meshes that carry vertex colours (SkinnedMesh.colors). */
+      vertexColours: scene?.meshes.filter((x) => x.colors).length ?? 0,
       drawCalls: this.drawCalls(),
       /** The animation controller's enabled tracks (`info().tracks`, docs/api.md#info), and the `tracks` spec ('' = one clip). */
       tracks: m ? trackFacts(m) : [],

@@ -59,7 +59,7 @@ export interface GeneratedScenes {
  */
 export async function generateLevelScenes(scene: Scene, signal: AbortSignal): Promise<GeneratedScenes> {
   const meshes: LodMeshInput[] = scene.meshes.map((m) => ({
-    vertexCount: m.vertexCount, positions: m.positions, normals: m.normals, uvs: m.uvs, weights: m.weights, indices: m.indices, subsets: m.subsets,
+    vertexCount: m.vertexCount, positions: m.positions, normals: m.normals, uvs: m.uvs, colors: m.colors ?? null, weights: m.weights, indices: m.indices, subsets: m.subsets,
   }));
   const t0 = performance.now();
   let generated: GeneratedLevel[];

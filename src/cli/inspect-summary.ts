@@ -28,6 +28,7 @@ export function summarise(scene: Scene, clipArg: string | null, times: readonly 
     bones: m.skinned ? m.bones.length : 0,
     maxInfluences: m.skinned ? m.maxInfluences : 0,
     ...(morphed ? { morphTargets: (m.morphs ?? []).filter((d) => d.vertices.length > 0).length } : {}),
+    ...(m.colors ? { vertexColours: true } : {}),
   }));
   out.frames = scene.skeleton.parents.length;
   out.bones = bones.size;
@@ -92,7 +93,7 @@ export function table(s: Record<string, unknown>): string {
   lines.push(`bones       ${s.bones}`);
   for (const m of s.meshes as Record<string, unknown>[]) {
     const moved = m.morphTargets === undefined ? '' : `, moved by ${m.morphTargets} morph target${m.morphTargets === 1 ? '' : 's'}`;
-    lines.push(`mesh        ${m.name}: ${m.vertices} vertices, ${m.triangles} triangles, ${m.subsets} subsets, ${m.skinned ? `skinned by ${m.bones} bones, up to ${m.maxInfluences} influences` : 'rigid'}${moved}`);
+    lines.push(`mesh        ${m.name}: ${m.vertices} vertices, ${m.triangles} triangles, ${m.subsets} subsets, ${m.skinned ? `skinned by ${m.bones} bones, up to ${m.maxInfluences} influences` : 'rigid'}${moved}${m.vertexColours ? ', vertex colours' : ''}`);
   }
   for (const c of s.clips as Record<string, unknown>[]) {
     const morphTracks = c.morphTracks === undefined ? '' : `, ${c.morphTracks} morph tracks`;

@@ -102,6 +102,7 @@ export function buildMeshNodes(
         .setIndices(indexAccessor(doc, buffer, mesh, runs, `${mesh.name}_indices_${material}`));
       if (attrs.tangent) prim.setAttribute('TANGENT', attrs.tangent);
       if (attrs.texcoord) prim.setAttribute('TEXCOORD_0', attrs.texcoord);
+      if (attrs.colour) prim.setAttribute('COLOR_0', attrs.colour);
       if (skinStreams) prim.setAttribute('JOINTS_0', skinStreams.joints).setAttribute('WEIGHTS_0', skinStreams.weights);
       const mat = materials[material];
       if (mat) prim.setMaterial(mat);

@@ -3,7 +3,7 @@ import { MAX_INFLUENCES, type MorphDeltas, type SkinnedMesh } from '../model/typ
 
 /**
  * A SkinnedMesh's vertex streams as glTF accessors, in the forms the glTF 2.0 specification and the Khronos
- * validator require: unit normals, unit tangents with w = ±1, JOINTS_0 as UNSIGNED_BYTE (palettes of up
+ * validator require: unit normals, unit tangents with w = ±1, COLOR_0 in 0..1, JOINTS_0 as UNSIGNED_BYTE (palettes of up
  * to 256 slots) or UNSIGNED_SHORT, WEIGHTS_0 as float summing to 1 in float32 with joint 0 on every zero
  * weight, and dense morph-target deltas. Every accessor lives in `buffer`. Allocates its copies.
  */
@@ -13,6 +13,8 @@ export interface VertexAccessors {
   readonly normal: Accessor;
   readonly tangent: Accessor | null;
   readonly texcoord: Accessor | null;
+  /** COLOR_0: the vertex colours as linear RGBA floats (VEC4 FLOAT, clamped to 0..1), or null without. */
+  readonly colour: Accessor | null;
 }
 
 function accessor(doc: Document, buffer: Buffer, name: string, type: 'VEC2' | 'VEC3' | 'VEC4' | 'SCALAR', array: Float32Array | Uint8Array | Uint16Array | Uint32Array): Accessor {
@@ -36,6 +38,16 @@ function unitDirections(src: Float32Array, count: number, stride: 3 | 4): Float3
   return out;
 }
 
+/** The first `count` values clamped to 0..1 (glTF's range for COLOR_0); NaN becomes 1. */
+function unitRange(src: Float32Array, count: number): Float32Array {
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) {
+    const x = src[i]!;
+    out[i] = x >= 0 ? (x <= 1 ? x : 1) : x < 0 ? 0 : 1;
+  }
+  return out;
+}
+
 export function vertexAccessors(doc: Document, buffer: Buffer, mesh: SkinnedMesh): VertexAccessors {
   const n = mesh.vertexCount;
   return {
@@ -43,6 +55,7 @@ export function vertexAccessors(doc: Document, buffer: Buffer, mesh: SkinnedMesh
     normal: accessor(doc, buffer, `${mesh.name}_normal`, 'VEC3', unitDirections(mesh.normals, n, 3)),
     tangent: mesh.tangents ? accessor(doc, buffer, `${mesh.name}_tangent`, 'VEC4', unitDirections(mesh.tangents, n, 4)) : null,
     texcoord: mesh.uvs ? accessor(doc, buffer, `${mesh.name}_uv`, 'VEC2', mesh.uvs.slice(0, n * 2)) : null,
+    colour: mesh.colors ? accessor(doc, buffer, `${mesh.name}_colour`, 'VEC4', unitRange(mesh.colors, n * 4)) : null,
   };
 }
 

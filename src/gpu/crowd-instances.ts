@@ -1,3 +1,4 @@
+import type { SkinnedMesh } from '../model/types.ts';
 import type { MeshBuffers } from './mesh-buffers.ts';
 import { ATTRIB } from './programs.ts';
 
@@ -85,6 +86,11 @@ export class CrowdInstances {
       this.quadSlot = firstSlot;
     }
     return vao;
+  }
+
+  /** Level `level`'s mesh m (level 0: the chosen level's), whose vertex order levelVao draws. */
+  levelMesh(level: number, m: number): SkinnedMesh {
+    return (level === 0 ? this.meshes[m]! : this.levelMeshes[level - 1]![m]!).mesh;
   }
 
   /** Lighter levels set (setLevels). */

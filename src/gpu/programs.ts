@@ -62,9 +62,15 @@ export const MORPH_SLOT_LOCATION = 6;
 /** Texture unit of the morph delta texture (MORPH_TEXTURE), set once per program like the palette texture's. */
 export const MORPH_TEXTURE_UNIT = 6;
 /** Texture unit of the weights/influences views' per-vertex data (render/view-data.ts), set once per program. */
-export const VIEW_TEXTURE_UNIT = 5;
+export const VIEW_TEXTURE_UNIT = 13;
 /** Texture unit of the `cor` technique's per-vertex centres of rotation (u_corCentres, techniques/cor.ts), set once per program. */
 export const COR_TEXTURE_UNIT = 9;
+/**
+ * Texture unit of the vertex colours (u_colourTex, render/vertex-colours.ts), set once per program. The fixed
+ * units sit above 5: twgl's setters hand units 0, 1, … to a program's samplers in order (u_diffuseMap's among
+ * them), and a program has up to six (palette, morph, cor or ddm, view, colour, diffuse; shadow never with view).
+ */
+export const COLOUR_TEXTURE_UNIT = 12;
 /** The constant tangent of a mesh without tangents (a disabled location 5 reads it). */
 export const DEFAULT_TANGENT: readonly [number, number, number, number] = [1, 0, 0, 1];
 
@@ -161,6 +167,12 @@ export class ProgramCache {
     if (corTex) {
       gl.useProgram(info.program);
       gl.uniform1i(corTex, COR_TEXTURE_UNIT);
+      gl.useProgram(null);
+    }
+    const colourTex = gl.getUniformLocation(info.program, 'u_colourTex');
+    if (colourTex) {
+      gl.useProgram(info.program);
+      gl.uniform1i(colourTex, COLOUR_TEXTURE_UNIT);
       gl.useProgram(null);
     }
     const viewTex = gl.getUniformLocation(info.program, 'u_viewTex');

@@ -14,7 +14,8 @@ import type { SkinnedMesh, Subset } from './types.ts';
  *   is dropped with every lighter one: a model the simplifier cannot reduce keeps fewer levels.
  * - Each subset (material) is simplified on its own and the vertices two subsets share are locked, so material
  *   borders stay closed. Attribute-aware: normals (weight NORMAL_WEIGHT) and UVs (UV_WEIGHT) join the positions
- *   in the error metric, so UV seams and creases hold. A mesh whose every vertex sits on an attribute seam (an
+ *   in the error metric, so UV seams and creases hold; so do vertex colours (COLOUR_WEIGHT per channel) where the
+ *   mesh has them. A mesh whose every vertex sits on an attribute seam (an
  *   unindexed, flat-shaded mesh: the Fox) cannot be reduced that way: when a subset keeps more than KEEP_SHARE
  *   of its triangles it is simplified again with the Permissive flag (collapses across seams allowed). Skin-weight borders: not locked (locking every vertex
  *   whose dominant bone differs from a neighbour's freezes most of a many-bone mesh); the dominant bone's
@@ -39,9 +40,11 @@ export const KEEP_SHARE = 0.8;
 export const NORMAL_WEIGHT = 0.25;
 export const UV_WEIGHT = 0.5;
 export const SKIN_WEIGHT = 0.1;
+/** Weight of each vertex-colour channel (linear RGBA) in the metric, for a mesh that has vertex colours. */
+export const COLOUR_WEIGHT = 0.5;
 
 /** What the simplifier reads of a mesh. */
-export type LodMeshInput = Pick<SkinnedMesh, 'vertexCount' | 'positions' | 'normals' | 'uvs' | 'weights' | 'indices' | 'subsets'>;
+export type LodMeshInput = Pick<SkinnedMesh, 'vertexCount' | 'positions' | 'normals' | 'uvs' | 'colors' | 'weights' | 'indices' | 'subsets'>;
 
 /** One generated level: per mesh its indices and subsets (in triangles, as Subset; same materials; empty subsets dropped). */
 export interface GeneratedLevel {
@@ -90,10 +93,11 @@ interface Prepared {
   readonly scale: number;
 }
 
-/** The attribute stream (normal, uv, dominant weight), the subset-border locks and the scale of one mesh. */
+/** The attribute stream (normal, uv, dominant weight[, colour]), the subset-border locks and the scale of one mesh. */
 function prepare(m: LodMeshInput): Prepared {
   const n = m.vertexCount;
-  const stride = 6;
+  const colors = m.colors ?? null;
+  const stride = colors ? 10 : 6;
   const attributes = new Float32Array(n * stride);
   for (let v = 0; v < n; v++) {
     const o = v * stride;
@@ -103,6 +107,7 @@ function prepare(m: LodMeshInput): Prepared {
     attributes[o + 3] = m.uvs ? m.uvs[v * 2]! : 0;
     attributes[o + 4] = m.uvs ? m.uvs[v * 2 + 1]! : 0;
     attributes[o + 5] = m.weights[v * 4]!;
+    if (colors) for (let k = 0; k < 4; k++) attributes[o + 6 + k] = colors[v * 4 + k]!;
   }
   const owner = new Int32Array(n).fill(-1);
   const lock = new Uint8Array(n);
@@ -114,6 +119,7 @@ function prepare(m: LodMeshInput): Prepared {
     }
   });
   const weights = [NORMAL_WEIGHT, NORMAL_WEIGHT, NORMAL_WEIGHT, UV_WEIGHT, UV_WEIGHT, SKIN_WEIGHT];
+  if (colors) weights.push(COLOUR_WEIGHT, COLOUR_WEIGHT, COLOUR_WEIGHT, COLOUR_WEIGHT);
   return { positions: m.positions, attributes, weights, stride, lock, scale: MeshoptSimplifier.getScale(m.positions, 3) };
 }
 

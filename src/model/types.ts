@@ -150,6 +150,12 @@ export interface SkinnedMesh {
   /** 2 floats per vertex, or null. Origin top-left (D3D); v grows downwards. */
   readonly uvs: Float32Array | null;
   /**
+   * Vertex colours: 4 floats per vertex, LINEAR RGBA in 0..1 (glTF COLOR_0 as it is; .x MeshVertexColors,
+   * display-referred, converted from sRGB), multiplying the material's base colour and alpha. Absent or null:
+   * the mesh has none (every vertex white).
+   */
+  readonly colors?: Float32Array | null;
+  /**
    * MAX_INFLUENCES palette slots per vertex (indices into `bones`), sorted by descending weight.
    * Unused slots have weight 0 and index 0.
    */

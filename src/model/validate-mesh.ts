@@ -12,6 +12,9 @@ import { andOthers, num, warn, type Writable } from './validate-common.ts';
  *   vertex (bone, target) with a count. NaN or infinite texture coordinates and tangents (old exporters write
  *   1.#QNAN) only spoil a texture lookup or a tangent frame: the vertex gets (0, 0) or the default tangent
  *   (1, 0, 0, +1), with one counted warning.
+ * - Vertex colours (optional): an array whose length is not 4 floats per vertex is dropped (the mesh draws
+ *   white) with a warning; NaN or infinite colours become white and values outside 0..1 are clamped, each
+ *   kind with one counted warning. The model still loads.
  * - Normals that are NaN, infinite or (near) zero are recomputed from the triangles around the vertex
  *   (area-weighted); a vertex on no usable triangle gets +Y. One warning with a count.
  * - Weights: a NaN or infinite weight is a LoadError. Negative weights are dropped, sums off 1 are
@@ -29,6 +32,7 @@ export function checkMeshValues(scene: Scene, m: SkinnedMesh): void {
   finiteVertices(label, m.positions, 3, 'a NaN or infinite position');
   if (m.uvs) repairVertices(scene, m, m.uvs, UV_FILL, 'a NaN or infinite texture coordinate', '(0, 0) used');
   if (m.tangents) repairVertices(scene, m, m.tangents, TANGENT_FILL, 'a NaN or infinite tangent', 'the default (1, 0, 0) used');
+  checkColours(scene, m);
   const names = scene.skeleton.names;
   for (let s = 0; s < m.bones.length; s++) {
     for (let k = s * 16; k < s * 16 + 16; k++) {
@@ -50,6 +54,29 @@ export function checkMeshValues(scene: Scene, m: SkinnedMesh): void {
 }
 
 const UV_FILL = [0, 0] as const;
+const COLOUR_FILL = [1, 1, 1, 1] as const;
+
+/** Vertex colours: wrong length → dropped; non-finite → white; outside 0..1 → clamped. One warning per kind. */
+function checkColours(scene: Scene, m: SkinnedMesh): void {
+  const c = m.colors;
+  if (!c) return;
+  if (c.length !== m.vertexCount * 4) {
+    warn(scene, `mesh ${quoted(m.name)}: ${c.length / 4} vertex colours for ${m.vertexCount} vertices: vertex colours ignored`);
+    (m as Writable<SkinnedMesh>).colors = null;
+    return;
+  }
+  repairVertices(scene, m, c, COLOUR_FILL, 'a NaN or infinite vertex colour', 'white used');
+  let clamped = 0;
+  let first = -1;
+  for (let i = 0; i < c.length; i++) {
+    const x = c[i]!;
+    if (x >= 0 && x <= 1) continue;
+    if (clamped === 0) first = Math.floor(i / 4);
+    clamped++;
+    c[i] = x < 0 ? 0 : 1;
+  }
+  if (clamped > 0) warn(scene, `mesh ${quoted(m.name)}: vertex ${first} has a vertex colour outside 0..1: clamped${andOthers(clamped)}`);
+}
 const TANGENT_FILL = [1, 0, 0, 1] as const;
 
 /**

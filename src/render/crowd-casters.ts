@@ -38,6 +38,7 @@ export function drawCrowdCasters(gl: WebGL2RenderingContext, uniforms: SceneUnif
     if (draws.length === 0) continue;
     cu.u_crowdBase = crowd.meshBase[i]!;
     v.casterCrowd!.apply();
+    c.model.vertexColours.bindMesh(c.instances.levelMesh(level, i));
     gl.bindVertexArray(c.instances.levelVao(level, i, first));
     let material = -1;
     for (let d = 0; d < draws.length; d++) {

@@ -179,6 +179,7 @@ export class CrowdImpostor {
               if (draws.length === 0) continue;
               cu.u_crowdBase = crowd.meshBase[m]!;
               p.crowd.apply();
+              s.model.vertexColours.bindMesh(instances.levelMesh(s.level, m));
               gl.bindVertexArray(instances.levelVao(s.level, m, f));
               let material = -1;
               for (const draw of draws) {

@@ -57,7 +57,7 @@ export class CrowdLodLevel {
 
 /** True when `a` and `b` are the same vertices (the same arrays: a generated level over its model's vertices). */
 function sameVertices(a: SkinnedMesh | undefined, b: SkinnedMesh): boolean {
-  return a !== undefined && a.positions === b.positions && a.normals === b.normals && a.uvs === b.uvs && a.joints === b.joints && a.weights === b.weights && a.tangents === b.tangents;
+  return a !== undefined && a.positions === b.positions && a.normals === b.normals && a.uvs === b.uvs && a.joints === b.joints && a.weights === b.weights && a.tangents === b.tangents && (a.colors ?? null) === (b.colors ?? null);
 }
 
 /** True when `b`'s meshes bind the same bones with the same offset matrices, mesh by mesh, as `a`'s (their palettes are equal). */

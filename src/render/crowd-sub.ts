@@ -306,6 +306,7 @@ export class SubCrowd {
           bound = true;
           cu.u_crowdBase = crowd.meshBase[i]!;
           v.litCrowd.apply();
+          model.vertexColours.bindMesh(this.instances.levelMesh(level, i));
           gl.bindVertexArray(this.instances.levelVao(level, i, first));
         }
         if (draw.material !== material) {

@@ -6,6 +6,7 @@ import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
 import { BindPose } from './bind-pose.ts';
 import { ViewData } from './view-data.ts';
+import { VertexColours } from './vertex-colours.ts';
 import { MorphRuntime } from './morph-runtime.ts';
 
 /**
@@ -50,6 +51,8 @@ export class ModelGpu {
   readonly bindPose: BindPose;
   /** Per technique vertex array: the weights and influences views' data texture (render/view-data.ts). */
   readonly viewData: ViewData;
+  /** The meshes' vertex colours, per vertex order (render/vertex-colours.ts); bound before every mesh draw. */
+  readonly vertexColours: VertexColours;
   /** Morph targets' runtime and GPU storage (render/morph-runtime.ts); null for a model without targets. */
   readonly morph: MorphRuntime | null;
   private disposed = false;
@@ -72,6 +75,7 @@ export class ModelGpu {
     this.textures = textures;
     this.bindPose = new BindPose(scene);
     this.viewData = new ViewData(gl, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
+    this.vertexColours = new VertexColours(gl, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
     this.morph = scene.morphTargets.length > 0 ? new MorphRuntime(gl, scene, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number) : null;
     const nodes = scene.skeleton.parents.length;
     this.boneLines = new Float32Array(nodes * 2 * 7);
@@ -138,6 +142,7 @@ export class ModelGpu {
     for (const list of this.techniqueMeshes.values()) for (const t of list) t.dispose();
     this.techniqueMeshes.clear();
     this.viewData.dispose();
+    this.vertexColours.dispose();
     this.morph?.dispose();
     for (const t of this.textures) if (t) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);

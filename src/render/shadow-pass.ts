@@ -72,6 +72,7 @@ export class ShadowPass {
       if (draws.length === 0) continue;
       tm.bind();
       model.morph?.bindMesh(i, caster.morph);
+      model.vertexColours.bind(tm, model.scene.meshes[i]!);
       gl.bindVertexArray(tm.vao);
       let group = -1;
       let material = -1;

@@ -97,6 +97,7 @@ export class SurfacePass {
           tm.bind();
           model.morph?.bindMesh(i, v.litMorph);
           if (dataView) model.viewData.bind(tm);
+          model.vertexColours.bind(tm, model.scene.meshes[i]!);
           gl.bindVertexArray(tm.vao);
         }
         if (draw.group !== group) {
@@ -133,6 +134,7 @@ export class SurfacePass {
       const tm = tmeshes[i]!;
       tm.bind();
       model.morph?.bindMesh(i, v.flatMorph);
+      model.vertexColours.bind(tm, model.scene.meshes[i]!);
       gl.bindVertexArray(tm.wireVao);
       const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
       const draws = tm.wireDraws;

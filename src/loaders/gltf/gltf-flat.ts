@@ -6,7 +6,7 @@ import type { Influences } from './gltf-skin.ts';
  * Flat shading for a primitive without NORMAL (glTF 2.0 §3.7.2.1: "When normals are not specified, client
  * implementations MUST calculate flat normals"): every triangle gets its own three vertices, all carrying the
  * triangle's face normal, so the mesh draws faceted as the author saw it (low-poly models such as the Fox rely on
- * this). Every per-vertex array follows its source vertex: positions, UVs, tangents, joints and weights, and the
+ * this). Every per-vertex array follows its source vertex: positions, UVs, tangents, vertex colours, joints and weights, and the
  * sparse morph deltas (a delta moves every copy of its vertex). The morph normal deltas stay those of the file
  * (none, for a primitive without normals): a morphed face keeps its rest normal.
  *
@@ -56,6 +56,8 @@ export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: read
     normals,
     tangents: geo.tangents ? gather(geo.tangents, src, 4) : null,
     uvs: geo.uvs ? gather(geo.uvs, src, 2) : null,
+    colors: geo.colors ? gather(geo.colors, src, 4) : null,
+    colourNote: geo.colourNote,
     indices,
     computedNormals: true,
   };

@@ -13,6 +13,8 @@ import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
  * - NORMAL absent: `computedNormals` is set and the normals are the area-weighted smooth ones; the caller
  *   then unwelds the primitive into flat-shaded triangles, as glTF requires (gltf-flat.ts). TANGENT (xyz,
  *   w = ±1) kept when present.
+ * - COLOR_0 (VEC3 or VEC4; FLOAT, or normalised UNSIGNED_BYTE / UNSIGNED_SHORT): linear RGBA, 4 floats per
+ *   vertex (alpha 1 for VEC3), clamped to 0..1; another element size is skipped with a warning (`colourNote`).
  * - UVs: the TEXCOORD set the material's base colour texture reads, with its KHR_texture_transform baked in
  *   (u' = sx·cosθ·u + sy·sinθ·v + ox, v' = −sx·sinθ·u + sy·cosθ·v + oy: offset · rotation · scale).
  * Every index is checked against the vertex count (LoadError naming `where`).
@@ -30,6 +32,10 @@ export interface PrimitiveGeometry {
   readonly normals: Float32Array;
   readonly tangents: Float32Array | null;
   readonly uvs: Float32Array | null;
+  /** COLOR_0 as linear RGBA, 4 floats per vertex, or null. */
+  readonly colors: Float32Array | null;
+  /** Why a COLOR_0 present in the file was not kept (for one warning), else null. */
+  readonly colourNote: string | null;
   readonly indices: Uint32Array;
   /** True when the file had no NORMAL and they were computed. */
   readonly computedNormals: boolean;
@@ -81,7 +87,33 @@ export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTran
     checkCount(uvs.length / 2, vertexCount, `${where}: TEXCOORD_${uvSet}`);
     if (uvTransform) transformUvs(uvs, uvTransform);
   }
-  return { vertexCount, positions, normals, tangents, uvs, indices, computedNormals };
+  const { colors, colourNote } = readColours(prim, vertexCount, where);
+  return { vertexCount, positions, normals, tangents, uvs, colors, colourNote, indices, computedNormals };
+}
+
+/** COLOR_0 → linear RGBA (4 floats per vertex, 0..1), or null with the reason when it cannot be used. */
+function readColours(prim: Primitive, vertexCount: number, where: string): { colors: Float32Array | null; colourNote: string | null } {
+  const accessor = prim.getAttribute('COLOR_0');
+  if (!accessor) return { colors: null, colourNote: null };
+  const size = accessor.getElementSize();
+  if (size !== 3 && size !== 4) return { colors: null, colourNote: `${where}: COLOR_0 has ${size} components per element (VEC3 or VEC4 expected)` };
+  const array = accessor.getArray();
+  if (array && !(array instanceof Float32Array) && !accessor.getNormalized()) {
+    return { colors: null, colourNote: `${where}: COLOR_0 holds integers that are not normalised` };
+  }
+  const src = readFloats(accessor, `${where}: COLOR_0`, size);
+  if (src.length / size !== vertexCount) {
+    return { colors: null, colourNote: `${where}: COLOR_0 has ${src.length / size} elements, but POSITION has ${vertexCount}` };
+  }
+  const colors = new Float32Array(vertexCount * 4);
+  for (let v = 0; v < vertexCount; v++) {
+    for (let k = 0; k < 4; k++) {
+      const x = k < size ? src[v * size + k]! : 1;
+      // NaN stays NaN here: validation replaces such a vertex's colour with white, with a warning.
+      colors[v * 4 + k] = x < 0 ? 0 : x > 1 ? 1 : x;
+    }
+  }
+  return { colors, colourNote: null };
 }
 
 function checkCount(n: number, vertexCount: number, where: string): void {

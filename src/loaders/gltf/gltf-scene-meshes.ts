@@ -37,6 +37,7 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
   const meshes: SkinnedMesh[] = [];
   const usedNames = new Set<string>();
   let skippedModes = 0;
+  const colourNotes: string[] = [];
   let overflow = 0;
   let rescaled = 0;
   let empty = 0;
@@ -59,6 +60,7 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
         geo = readGeometry(prim, materials.uvSet(material), materials.uvTransform(material), where);
         geometry.set(prim, geo);
         if (geo === null) skippedModes++;
+        else if (geo.colourNote) colourNotes.push(geo.colourNote);
       }
       if (geo === null) return;
       let inf: Influences | null = null;
@@ -99,6 +101,7 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
         normals: geo.normals,
         tangents: geo.tangents,
         uvs: geo.uvs,
+        ...(geo.colors ? { colors: geo.colors } : {}),
         joints: inf!.joints,
         weights: inf!.weights,
         maxInfluences: inf!.maxInfluences,
@@ -110,6 +113,9 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
         ...(morphs ? { morphs } : {}),
       });
     });
+  }
+  if (colourNotes.length > 0) {
+    warnings.push(`${colourNotes[0]}: vertex colours ignored${colourNotes.length > 1 ? ` (and ${colourNotes.length - 1} more primitives)` : ''}`);
   }
   if (skippedModes > 0) warnings.push(`${skippedModes} point or line primitive${skippedModes === 1 ? '' : 's'} skipped (skinlab draws triangles)`);
   // The spec asks for weights that sum to 1; exporters often write them rounded (the validator's

@@ -1,4 +1,5 @@
 import { quoted } from '../../model/message.ts';
+import { d3dColour, srgbToLinear } from './scene-mesh-colours.ts';
 import { NumberCursor, type XContext } from './scene-read.ts';
 import type { XObject } from './xnode.ts';
 
@@ -9,6 +10,8 @@ import type { XObject } from './xnode.ts';
  *     VertexElement { DWORD Type; DWORD Method; DWORD Usage; DWORD UsageIndex; }, data per position
  *   FVFData { DWORD dwFVF; DWORD nDWords; DWORD data[nDWords]; }   per position, the FVF's components
  *     after the position, in FVF order: normal, point size, diffuse, specular, texture coordinate sets
+ * Colours (DeclData COLOR 0 as D3DCOLOR or floats, FVF diffuse as D3DCOLOR) become linear RGBA like
+ * MeshVertexColors (scene-mesh-colours.ts), which wins when a mesh has both.
  * Output is in the file's space, per position (not per split vertex); a float DWORD holds the float's bit
  * pattern. Reads only the object it is given; problems become warnings in ctx or LoadErrors via the cursor.
  */
@@ -17,12 +20,14 @@ import type { XObject } from './xnode.ts';
 const DECL_DWORDS = [1, 2, 3, 4, 1, 1, 1, 2, 1, 1, 2, 1, 2, 1, 1, 1, 2, 0];
 const DECL_FLOAT1 = 0;
 const DECL_FLOAT4 = 3;
+const DECL_D3DCOLOR = 4;
 const DECL_FLOAT16_2 = 15;
 const DECL_FLOAT16_4 = 16;
 const USAGE_NORMAL = 3;
 const USAGE_TEXCOORD = 5;
 const USAGE_TANGENT = 6;
 const USAGE_BINORMAL = 7;
+const USAGE_COLOR = 10;
 const USAGE_NAMES = ['POSITION', 'BLENDWEIGHT', 'BLENDINDICES', 'NORMAL', 'PSIZE', 'TEXCOORD', 'TANGENT', 'BINORMAL',
   'TESSFACTOR', 'POSITIONT', 'COLOR', 'FOG', 'DEPTH', 'SAMPLE'];
 
@@ -61,6 +66,31 @@ export interface DeclAttributes {
   uvs: Float32Array | null;
   tangents: Float32Array | null;
   binormals: Float32Array | null;
+  /** Linear RGBA, 4 floats per position. */
+  colours: Float32Array | null;
+}
+
+/** An empty set of attributes. */
+export function noDeclAttributes(): DeclAttributes {
+  return { normals: null, uvs: null, tangents: null, binormals: null, colours: null };
+}
+
+/** Each attribute from `first`, else from `then` (DeclData is the fuller description and wins over FVFData). */
+export function preferDecl(first: DeclAttributes, then: DeclAttributes | null): DeclAttributes {
+  return {
+    normals: first.normals ?? then?.normals ?? null,
+    uvs: first.uvs ?? then?.uvs ?? null,
+    tangents: first.tangents ?? then?.tangents ?? null,
+    binormals: first.binormals ?? then?.binormals ?? null,
+    colours: first.colours ?? then?.colours ?? null,
+  };
+}
+
+/** `positions` D3DCOLOR DWORDs (0xAARRGGBB, sRGB) at `d0`, `d0 + stride`, … → linear RGBA. */
+function packedColours(data: Float64Array, d0: number, stride: number, positions: number): Float32Array {
+  const out = new Float32Array(positions * 4);
+  for (let v = 0; v < positions; v++) d3dColour(data[d0 + v * stride]! >>> 0, out, v * 4);
+  return out;
 }
 
 export function readDeclData(ctx: XContext, obj: XObject, positions: number, meshName: string): DeclAttributes {
@@ -81,7 +111,7 @@ export function readDeclData(ctx: XContext, obj: XObject, positions: number, mes
     stride += DECL_DWORDS[type]!;
   }
   const nDWords = c.count('data DWORDs', 1);
-  const out: DeclAttributes = { normals: null, uvs: null, tangents: null, binormals: null };
+  const out = noDeclAttributes();
   if (stride === 0 || nDWords !== stride * positions) {
     ctx.warnings.push(`mesh ${quoted(meshName)}: DeclData holds ${nDWords} DWORDs, not ${stride} per vertex for ${positions} vertices; ignored`);
     return out;
@@ -94,7 +124,20 @@ export function readDeclData(ctx: XContext, obj: XObject, positions: number, mes
     const usage = usages[e]!;
     const wanted =
       usage === USAGE_NORMAL || usage === USAGE_TANGENT || usage === USAGE_BINORMAL || (usage === USAGE_TEXCOORD && usageIndices[e] === 0);
-    if (wanted && !isFloatDecl(type)) {
+    if (usage === USAGE_COLOR && usageIndices[e] === 0) {
+      if (type === DECL_D3DCOLOR) out.colours = packedColours(data, base + offset, stride, positions);
+      else if (isFloatDecl(type)) {
+        const dst = new Float32Array(positions * 4);
+        for (let v = 0; v < positions; v++) {
+          for (let k = 0; k < 4; k++) {
+            const x = declComponent(type, data, base + v * stride + offset, k);
+            const c = x >= 0 ? (x <= 1 ? x : 1) : 0;
+            dst[v * 4 + k] = k < 3 ? srgbToLinear(c) : c;
+          }
+        }
+        out.colours = dst;
+      } else ctx.warnings.push(`mesh ${quoted(meshName)}: DeclData COLOR of vertex type ${type} is not a colour or float type; ignored`);
+    } else if (wanted && !isFloatDecl(type)) {
       ctx.warnings.push(`mesh ${quoted(meshName)}: DeclData ${USAGE_NAMES[usage] ?? usage} of vertex type ${type} is not a float type; ignored`);
     } else if (wanted) {
       const width = usage === USAGE_TEXCOORD ? 2 : 3;
@@ -124,7 +167,7 @@ const FVF_TEXCOUNT_SHIFT = 8;
 const FVF_TEXCOORD_FLOATS = [2, 3, 4, 1];
 
 /**
- * Normals and the first texture coordinate set from an FVFData block. Its data holds, per position, the
+ * Normals, the diffuse colour and the first texture coordinate set from an FVFData block. Its data holds, per position, the
  * components the FVF code names after the position ("the mesh data minus the position data"); blend
  * weights of an XYZBn position are accepted either way, since exporters differ on whether they belong to
  * the position. A block whose size fits neither layout is ignored with a warning.
@@ -133,7 +176,7 @@ export function readFVFData(ctx: XContext, obj: XObject, positions: number, mesh
   const c = new NumberCursor(ctx, obj);
   const fvf = c.index('FVF code', 2 ** 32) >>> 0;
   const nDWords = c.count('data DWORDs', 1);
-  const out: DeclAttributes = { normals: null, uvs: null, tangents: null, binormals: null };
+  const out = noDeclAttributes();
   const position = fvf & FVF_POSITION_MASK;
   // XYZB1..XYZB5 are 0x6, 0x8, 0xa, 0xc, 0xe: 1..5 extra DWORDs after x, y, z.
   const blendDWords = position >= 0x6 && position <= 0xe ? (position - 0x4) >> 1 : 0;
@@ -141,7 +184,8 @@ export function readFVFData(ctx: XContext, obj: XObject, positions: number, mesh
   const normalAt = fvf & FVF_NORMAL ? tail : -1;
   if (normalAt >= 0) tail += 3;
   if (fvf & FVF_PSIZE) tail += 1;
-  if (fvf & FVF_DIFFUSE) tail += 1;
+  const diffuseAt = fvf & FVF_DIFFUSE ? tail : -1;
+  if (diffuseAt >= 0) tail += 1;
   if (fvf & FVF_SPECULAR) tail += 1;
   const texSets = (fvf >>> FVF_TEXCOUNT_SHIFT) & 0xf;
   const uvAt = texSets > 0 ? tail : -1;
@@ -173,5 +217,6 @@ export function readFVFData(ctx: XContext, obj: XObject, positions: number, mesh
     }
     out.uvs = uvs;
   }
+  if (diffuseAt >= 0) out.colours = packedColours(data, base + skip + diffuseAt, stride, positions);
   return out;
 }

@@ -4,7 +4,8 @@ import { flipWinding, mirrorTangent, mirrorVec3 } from '../../model/handedness.t
 import { MAX_INFLUENCES, type SkinnedMesh, type Subset } from '../../model/types.ts';
 import { quoted } from '../../model/message.ts';
 import type { MaterialTable } from './scene-material.ts';
-import { readDeclData, readFVFData, type DeclAttributes } from './scene-mesh-decl.ts';
+import { perVertexColours, readVertexColours } from './scene-mesh-colours.ts';
+import { noDeclAttributes, preferDecl, readDeclData, readFVFData, type DeclAttributes } from './scene-mesh-decl.ts';
 import { bitangentSign, computeNormals, normaliseOr, transformRigid } from './scene-mesh-geometry.ts';
 import { addRigidSlot, InfluenceTable, readSkinWeights, type MissingBones } from './scene-mesh-skin.ts';
 import type { NodeList } from './scene-nodes.ts';
@@ -28,7 +29,8 @@ import type { XObject } from './xnode.ts';
  *   SkinWeights { STRING transformNodeName; DWORD nWeights; DWORD vertexIndices[n]; FLOAT weights[n];
  *                 Matrix4x4 matrixOffset; }
  *   SkinlabMorphTarget (skinlab's own template, scene-morph.ts): sparse morph deltas per position
- * DeclData and FVFData are decoded by scene-mesh-decl.ts, SkinWeights by scene-mesh-skin.ts; normal,
+ * DeclData and FVFData are decoded by scene-mesh-decl.ts, SkinWeights by scene-mesh-skin.ts, MeshVertexColors
+ * (per position, like texture coordinates) by scene-mesh-colours.ts; normal,
  * tangent and rigid-transform maths live in scene-mesh-geometry.ts. This file reads the Mesh's own data,
  * MeshNormals, MeshTextureCoords and MeshMaterialList, and assembles the SkinnedMesh.
  *
@@ -93,6 +95,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
   let normalFaces: { starts: Uint32Array; corners: Uint32Array } | null = null;
   let nNormals = 0;
   let uvs: Float32Array | null = null;
+  let colours: Float32Array | null = null;
   let decl = null as DeclAttributes | null;
   let materialList: XObject | null = null;
   const skins: XObject[] = [];
@@ -125,15 +128,15 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
         uvs = new Float32Array(nPos * 2);
         tc.read(uvs, 0, nPos * 2, 'texture coordinates');
       }
+    } else if (isTemplate(child, 'MeshVertexColors')) {
+      colours = readVertexColours(ctx, child, nPos, name);
     } else if (isTemplate(child, 'MeshMaterialList')) {
       materialList = child;
     } else if (isTemplate(child, 'DeclData')) {
-      const d = readDeclData(ctx, child, nPos, name);
-      decl = { normals: d.normals ?? decl?.normals ?? null, uvs: d.uvs ?? decl?.uvs ?? null, tangents: d.tangents, binormals: d.binormals };
+      decl = preferDecl(readDeclData(ctx, child, nPos, name), decl);
     } else if (isTemplate(child, 'FVFData')) {
-      const fvf = readFVFData(ctx, child, nPos, name);
       // DeclData, when the mesh has both, is the fuller description and wins.
-      decl = { normals: decl?.normals ?? fvf.normals, uvs: decl?.uvs ?? fvf.uvs, tangents: decl?.tangents ?? null, binormals: decl?.binormals ?? null };
+      decl = preferDecl(decl ?? noDeclAttributes(), readFVFData(ctx, child, nPos, name));
     } else if (isTemplate(child, 'SkinWeights')) {
       skins.push(child);
     } else if (isTemplate(child, MORPH_TARGET_TEMPLATE)) {
@@ -144,14 +147,14 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
     } else if (
       isTemplate(child, 'XSkinMeshHeader') ||
       isTemplate(child, 'VertexDuplicationIndices') ||
-      isTemplate(child, 'MeshVertexColors') ||
       isTemplate(child, 'MeshFaceWraps') ||
       isTemplate(child, 'FaceAdjacency')
     ) {
-      // Informational for D3DX (header counts, duplication, colours skinlab has no channel for).
+      // Informational for D3DX (header counts, duplication).
     } else noteSkipped(ctx, child);
   }
   if (uvs === null && decl?.uvs) uvs = decl.uvs;
+  colours ??= decl?.colours ?? null;
 
   // Triangles per face and material per face.
   const faceMaterial = new Uint32Array(nFaces);
@@ -330,6 +333,7 @@ export function buildMesh(input: MeshBuildInput): BuiltMesh {
     normals,
     tangents,
     uvs: outUvs,
+    ...(colours ? { colors: perVertexColours(colours, vertexPos) } : {}),
     joints,
     weights,
     maxInfluences: influence.maxInfluences,
