@@ -99,6 +99,7 @@ function start(): void {
     modelChanged: (model: LoadedModel) => {
       overlay.empty(false);
       overlay.warnings(model.warnings);
+      if (model.up.by === 'detected') toast.show(`${model.label}: a Z-up file, turned upright — up=y keeps it as stored`, 6000);
       panel?.modelChanged(model);
     },
     stateChanged: () => {
@@ -164,6 +165,7 @@ function start(): void {
     },
     refresh: () => panel?.refresh(),
     copyLink,
+    notice: (message) => toast.show(message, 8000),
   });
   compareOverlay = mountCompareOverlay(app, chrome, canvas);
   const bench = startBench(app);
