@@ -13,6 +13,7 @@ import type { Checks } from './app/checks.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 import { UrlSync } from './app/url-sync.ts';
 import { Toast } from './ui/toast.ts';
+import { trackFreeView } from './ui/free-view.ts';
 import { exportGlbForScript, type ExportGlbResult } from './ui/export-glb.ts';
 import type { Metric } from './bench/metric.ts';
 import type { BenchOptions } from './app/bench/options.ts';
@@ -171,6 +172,7 @@ function start(): void {
   const bench = startBench(app);
   panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
   timeline = new Timeline(overlay.statsEl, app);
+  trackFreeView(app, canvas, () => [panel?.gui.domElement, overlay.statsEl]);
 
   window.skinlab = {
     set: (params) => app.set(params),
