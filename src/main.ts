@@ -100,7 +100,7 @@ function start(): void {
     modelChanged: (model: LoadedModel) => {
       overlay.empty(false);
       overlay.warnings(model.warnings);
-      if (model.up.by === 'detected') toast.show(`${model.label}: a Z-up file, turned upright — up=y keeps it as stored`, 6000);
+      if (model.up.by === 'detected') toast.show(`${model.label}: a Z-up file, turned upright — up=y keeps it as stored`, 8000, true);
       panel?.modelChanged(model);
     },
     stateChanged: () => {

@@ -99,7 +99,7 @@ describe('OrbitCamera.frameBox in the free rectangles', () => {
     cam.aspect = 800 / 600;
     cam.freeRects = freeRects([PANEL, STATS]);
     cam.distance = 5;
-    cam.target.set([1, 2, 3]);
+    (cam.target as Float32Array).set([1, 2, 3]);
     cam.fitShift(tall.min, tall.max);
     expect(cam.distance).toBe(5);
     expect(Array.from(cam.target)).toEqual([1, 2, 3]);
