@@ -100,7 +100,7 @@ export async function openFiles(app: App, given: readonly File[] | FileSet, noti
     const names = set.files.map((f) => f.path).join(', ') || '(nothing readable)';
     const exts = [...new Set(set.files.map((f) => extensionOf(f.file.name)))];
     app.fail(
-      `${names}: unsupported file type${exts.length > 1 ? 's' : ''} ${exts.join(', ')}; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models (drop the model together with its textures, or its folder)`,
+      `${names}: unsupported file type${exts.length > 1 ? 's' : ''} ${exts.join(', ')}; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models (drop the model together with its textures)`,
     );
     return;
   }
