@@ -4,7 +4,7 @@ import { freeRects, toNdc, type NdcRect } from '../render/free-rect.ts';
 /**
  * Keeps the camera's free rectangles (render/free-rect.ts) up to date with what the page draws over the
  * canvas: the control panel (its DOM rectangle) and the stats box. The stats box counts at a nominal size —
- * STATS_COLUMNS × STATS_LINES of its font, at its stylesheet place — shown or not yet: its text changes
+ * STATS_COLUMNS × STATS_LINES of its font (ten lines of figures, the timeline row, one to spare), at its stylesheet place — shown or not yet: its text changes
  * with timings and the lines a state adds, and a view framed from its measured size would differ between a
  * page and the link that reproduces it. (A crowd's extra lines may reach below the reserve.)
  *
@@ -14,7 +14,7 @@ import { freeRects, toNdc, type NdcRect } from '../render/free-rect.ts';
  * hidden) and in compare mode (each half framed on its own) the list is empty: framing is exactly the plain one.
  */
 const STATS_COLUMNS = 66;
-const STATS_LINES = 11;
+const STATS_LINES = 12;
 /** Compact stats on phones (overlay.ts NARROW_QUERY): three short lines. */
 const STATS_COLUMNS_NARROW = 40;
 const STATS_LINES_NARROW = 3;
