@@ -64,10 +64,10 @@ export class OrbitCamera {
    * box would be framed in (see fitFree), so the target is drawn clear of the overlays there too.
    */
   fitShift(min: ArrayLike<number>, max: ArrayLike<number>, margin = 1.08): void {
-    const target = vec3.clone(this.target);
+    vec3.copy(KEPT_TARGET, this.target);
     vec3.set(this.target, (min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
     this.fitFree(min, max, margin);
-    vec3.copy(this.target, target);
+    vec3.copy(this.target, KEPT_TARGET);
   }
 
   /**
@@ -185,3 +185,5 @@ export class OrbitCamera {
 
 const UP = vec3.fromValues(0, 1, 0);
 const FULL_RECTS: readonly NdcRect[] = [FULL_VIEW];
+/** fitShift's copy of the target while it fits (no allocation per placement). */
+const KEPT_TARGET = vec3.create();
