@@ -6,13 +6,14 @@ import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { returnFocusAfterPanel } from './ui/panel-focus.ts';
 import { mountRecorder } from './ui/recorder.ts';
-import { Overlay } from './ui/overlay.ts';
+import { NARROW_QUERY, Overlay } from './ui/overlay.ts';
 import { Timeline } from './ui/timeline.ts';
 import type { TangentCheck } from './render/tangent-check.ts';
 import type { Checks } from './app/checks.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 import { UrlSync } from './app/url-sync.ts';
 import { Toast } from './ui/toast.ts';
+import { trackFreeView, type FreeView } from './ui/free-view.ts';
 import { exportGlbForScript, type ExportGlbResult } from './ui/export-glb.ts';
 import type { Metric } from './bench/metric.ts';
 import type { BenchOptions } from './app/bench/options.ts';
@@ -89,6 +90,7 @@ function start(): void {
   let panel: Panel | null = null;
   let compareOverlay: { update(): void } | null = null;
   let timeline: Timeline | null = null;
+  let freeView: FreeView | null = null;
   let chromeVisible = true;
   const view: AppView = {
     progress: (message, fraction) => overlay.progress(message, fraction),
@@ -99,7 +101,9 @@ function start(): void {
     modelChanged: (model: LoadedModel) => {
       overlay.empty(false);
       overlay.warnings(model.warnings);
+      if (model.up.by === 'detected') toast.show(`${model.label}: a Z-up file, turned upright — up=y keeps it as stored`, 8000, true);
       panel?.modelChanged(model);
+      freeView?.measure(); // the panel rebuilt for the model: its first framing fits what is free now
     },
     stateChanged: () => {
       panel?.refresh();
@@ -164,11 +168,13 @@ function start(): void {
     },
     refresh: () => panel?.refresh(),
     copyLink,
+    notice: (message) => toast.show(message, 8000),
   });
   compareOverlay = mountCompareOverlay(app, chrome, canvas);
   const bench = startBench(app);
   panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
   timeline = new Timeline(overlay.statsEl, app);
+  freeView = trackFreeView(app, canvas, () => panel?.gui.domElement, overlay.statsEl, window.matchMedia(NARROW_QUERY));
 
   window.skinlab = {
     set: (params) => app.set(params),

@@ -94,6 +94,7 @@ export class App implements AppContext {
       get restoring() {
         return app.loss.restoring;
       },
+      get up() { return app.state.up; },
     });
     this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls, () => this.frame.lod, () => this.frame.mixed.facts(this.current, this.frame.figures));
     this.loss = new ContextLoss(this, () => this.nextFrame());
@@ -128,7 +129,7 @@ export class App implements AppContext {
   /** Applies parameters (URL or `window.skinlab.set`) and resolves after a frame with them is drawn. */
   async set(params: Record<string, string | number | boolean | null | undefined>): Promise<void> {
     const state = this.state;
-    const before = { clip: state.clip, camera: state.camera, crowd: state.crowd, crowdLayout: state.crowdLayout };
+    const before = { up: state.up, clip: state.clip, camera: state.camera, crowd: state.crowd, crowdLayout: state.crowdLayout };
     const errors = applyParams(state, params);
     const askedBone = state.bone; // a load resolves state.bone against the new model silently (adopt)
     // A clip asked for alone leaves tracks mode: that clip plays on one track. Tracks name a model's clips
@@ -148,6 +149,8 @@ export class App implements AppContext {
     if (request.load) {
       const { url, clip, level, label } = request.load;
       loaded = await this.load(urlSource(url, document.baseURI), state.model, label, clip, level);
+    } else if (this.current && state.up !== before.up) {
+      loaded = await this.loader.reload(state.clip); // the up axis acts at load (up-axis.ts)
     } else if (this.current && params.tracks !== undefined) {
       if (state.tracks === '') applyClip(state, this.current, 0, (m) => this.fail(m));
       else errors.push(...applyTracks(state, this.current));

@@ -7,7 +7,8 @@ import { roundCamera, type CameraSetting } from './state.ts';
  * Camera placement: where the orbit camera goes for a model — framed automatically (the model, or the whole
  * crowd from higher up), or from the state's camera setting (yaw and pitch in degrees, distance in model
  * radii, target in model units or the framing's centre) — and the reverse, the user's view read back into
- * a setting. Pure functions over the camera and the framing; the app decides when to place.
+ * a setting. Pure functions over the camera and the framing; the app decides when to place. Framed views and
+ * views from a setting are centred in the part of the canvas the page's overlays leave free (camera.freeRects).
  */
 
 /**
@@ -17,6 +18,9 @@ import { roundCamera, type CameraSetting } from './state.ts';
 export function placeCamera(camera: OrbitCamera, framing: Framing, setting: CameraSetting | null, crowd: number, crowdExtent: readonly number[], plazaEdge = 0): void {
   const f = framing;
   camera.reach = 0;
+  // Centred unless the framing below fits the model into the part of the canvas the page's overlays leave free.
+  camera.shiftX = 0;
+  camera.shiftY = 0;
   placeAt(camera, f, setting, crowd, crowdExtent, plazaEdge);
   zoomRange(camera, f, crowd > 1 ? Math.hypot(crowdExtent[0]!, crowdExtent[1]!) : 0);
 }
@@ -57,6 +61,7 @@ function placeAt(camera: OrbitCamera, f: Framing, setting: CameraSetting | null,
     camera.yawDeg = setting.yaw;
     camera.pitchDeg = setting.pitch;
     camera.distance = setting.distance * f.radius;
+    camera.fitShift(f.min, f.max);
   } else {
     camera.yawDeg = 25;
     camera.pitchDeg = 10;

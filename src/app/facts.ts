@@ -119,6 +119,10 @@ export class Facts {
       /** Where the model came from: 'builtin' and 'url' can be linked to, 'file' cannot. */
       origin: m?.origin ?? null,
       detail: m?.detail || null,
+      /** The file's axis stood up ('y' as stored, 'z'/'-z' turned), why (stored, detected, asked, built-in), and the `up` key. */
+      up: m ? { ...m.up, asked: state.up } : null,
+      /** The framed box in model units (the rest pose and every clip sampled; app/framing.ts): { min, max }, or null. */
+      bounds: m ? { min: [...m.framing.min], max: [...m.framing.max] } : null,
       details: Object.keys(findBuiltin(m?.id ?? '')?.details ?? {}),
       clips: scene?.clips.map((c) => c.name) ?? [],
       clip: scene && m.player.clipIndex >= 0 ? scene.clips[m.player.clipIndex]!.name : null,

@@ -4,6 +4,7 @@ import type { PaletteSet } from '../anim/palette-set.ts';
 import type { Scene } from '../model/types.ts';
 import type { ModelGpu } from '../render/model-gpu.ts';
 import type { Framing } from './framing.ts';
+import type { UpChoice } from './up-axis.ts';
 
 /**
  * The app's two shared shapes: a model that loaded completely and is being drawn, and what the app tells
@@ -37,6 +38,8 @@ export interface LoadedModel {
   readonly startClip: string;
   /** The head chain that turns towards the camera (`lookAt`), or null when the skeleton has none. */
   readonly lookAt: LookAt | null;
+  /** Which of the file's axes stands up, and why (up-axis.ts; info().up). */
+  readonly up: UpChoice;
 }
 
 /** What the app tells the page chrome (GUI, overlays); implemented in src/ui and wired in main.ts. */

@@ -1,7 +1,6 @@
 import { AnimPlayer } from '../anim/player.ts';
 import { LookAt } from '../anim/look-at.ts';
 import { PaletteSet } from '../anim/palette-set.ts';
-import { orientScene } from '../model/orient.ts';
 import { addFootstepKeys } from './footstep-keys.ts';
 import { LoadError } from '../model/errors.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
@@ -15,6 +14,7 @@ import { withEmbeddedImages } from '../gpu/textures.ts';
 import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/gltf-container.ts';
 import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 import { rememberCompanions } from './model-companions.ts';
+import { standUpright, type UpParam } from './up-axis.ts';
 
 /**
  * Loading and cancelling: reads a source's bytes (and a glTF's external files) with progress, parses them in the worker, prepares the
@@ -38,6 +38,8 @@ export interface LoadHost {
   readonly hasModel: boolean;
   /** A context restore is in progress (it sets the readiness state itself). */
   readonly restoring: boolean;
+  /** The `up` key: which of the file's axes stands up (up-axis.ts). */
+  readonly up: UpParam;
 }
 
 /** The last completed parse (info().parse). */
@@ -56,6 +58,8 @@ export class ModelLoader {
   private seq = 0;
   private abort: AbortController | null = null;
   lastParse: ParseFigures | null = null;
+  /** The last model adopted, to load again (reload). */
+  private last: { source: ModelSource; id: string; label: string; detail: string } | null = null;
 
   constructor(private readonly host: LoadHost) {}
 
@@ -101,8 +105,8 @@ export class ModelLoader {
       );
       if (seq !== this.seq) return false;
       const builtin = findBuiltin(id);
-      // A built-in authored Z-up is stood upright as its sample program does (model/orient.ts).
-      const scene = builtin?.orient ? orientScene(parsed.scene, builtin.orient) : parsed.scene;
+      // Stood upright as `up` asks: a Z-up file turned when asked or detected, a built-in as its sample program does.
+      const { scene, up } = standUpright(parsed.scene, host.up, builtin?.orient);
       this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
       const framing = animatedFraming(scene);
@@ -134,7 +138,9 @@ export class ModelLoader {
         defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
         startClip: builtin?.clip && scene.clips.some((c) => c.name === builtin.clip) ? builtin.clip : scene.clips[0]?.name ?? '',
         lookAt: LookAt.find(scene.skeleton),
+        up,
       };
+      this.last = { source, id, label, detail };
       for (const w of warnings) console.warn(`${source.name}: ${w}`);
       await host.adopt(model, clip);
       if (seq === this.seq && document.documentElement.dataset.state !== 'error') document.documentElement.dataset.state = 'ready';
@@ -150,6 +156,17 @@ export class ModelLoader {
       host.loadFailed();
       return false;
     }
+  }
+
+  /**
+   * Loads the last adopted model again from where it came (its URL, or the same files), starting `clip`: after
+   * a change that acts at load time (`up`). False when there is none or its source cannot be read again.
+   */
+  reload(clip: string): Promise<boolean> {
+    const last = this.last;
+    const again = last?.source.again?.();
+    if (!last || !again) return Promise.resolve(false);
+    return this.load(again, last.id, last.label, clip, last.detail);
   }
 
   /** Stops the load in flight (its worker is terminated); the model drawn stays. */

@@ -1,5 +1,6 @@
 import type { CompanionSource } from '../gpu/textures.ts';
 import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
+import { FileSet } from './file-set.ts';
 
 /**
  * Where a model's bytes and its companion files (textures) come from: a URL (companions resolve
@@ -25,6 +26,8 @@ export interface ModelSource {
    * companions are fetched. A source serves one load.
    */
   readonly notes: string[];
+  /** A fresh source for the same model (a source serves one load): to load it again with other load-time options. */
+  readonly again?: () => ModelSource;
 }
 
 /** Largest companion file (texture) read, bytes. Image dimensions are bounded by the decoders (DecodeLimits). */
@@ -97,6 +100,7 @@ export function urlSource(url: string, base: string): ModelSource {
       }
     },
     resource: (name, limit, signal) => companion(companionName(name), limit, 'model files', signal),
+    again: () => urlSource(url, base),
   };
 
   /**
@@ -121,9 +125,13 @@ export function urlSource(url: string, base: string): ModelSource {
   }
 }
 
-export function fileSource(model: File, all: readonly File[]): ModelSource {
-  const byName = new Map<string, File>();
-  for (const f of all) byName.set(f.name.toLowerCase(), f);
+/**
+ * A model among files the user gave: its companions and resources are found among them by the path the model
+ * writes, relative to its own folder, then by base name (file-set.ts); never elsewhere.
+ */
+export function fileSource(model: File, all: readonly File[] | FileSet): ModelSource {
+  const set = all instanceof FileSet ? all : FileSet.of(all);
+  const self = set.entry(model);
   const notes: string[] = [];
   return {
     name: model.name,
@@ -135,8 +143,8 @@ export function fileSource(model: File, all: readonly File[]): ModelSource {
     },
     notes,
     companions: async (name) => {
-      // Only among the files given: the name's path parts are ignored.
-      const f = byName.get(baseName(name.trim()).toLowerCase());
+      // Only among the files given.
+      const f = set.find(self, name);
       if (!f) return null;
       if (f.size > MAX_COMPANION_BYTES) {
         notes.push(`texture '${f.name}': ${tooLarge(f.size, MAX_COMPANION_BYTES, 'textures')}; not loaded`);
@@ -145,11 +153,12 @@ export function fileSource(model: File, all: readonly File[]): ModelSource {
       return new Uint8Array(await f.arrayBuffer());
     },
     resource: async (name, limit, signal) => {
-      const f = byName.get(baseName(companionName(name).trim()).toLowerCase());
+      const f = set.find(self, companionName(name));
       if (!f) return null;
       if (f.size > limit) throw new TooLargeError(`${f.name}: ${tooLarge(f.size, limit, 'model files')}`);
       return readWithProgress(f.stream(), f.size, () => {}, signal, limit, 'model files');
     },
+    again: () => fileSource(model, set),
   };
 }
 

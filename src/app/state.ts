@@ -7,6 +7,7 @@ import { formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec
 import { DEFAULT_SPLIT, parseCompare, parseSplit, type ComparePair } from './compare-state.ts';
 import { parseCrowdModels } from './crowd-models-state.ts';
 import { parseCamera, type CameraSetting } from './camera-setting.ts';
+import { UP_PARAMS, type UpParam } from './up-axis.ts';
 
 export { CAMERA_PRESETS, formatCamera, roundCamera, type CameraSetting } from './camera-setting.ts';
 
@@ -41,6 +42,8 @@ export interface AppState {
   bindPose: boolean;
   /** Detail level of a generated built-in that has several (builtins.ts `details`); '' = its default. */
   detail: string;
+  /** Which of the file's axes stands up (`up`, app/up-axis.ts): 'auto' turns detected Z-up files upright. */
+  up: UpParam;
   skeleton: boolean;
   grid: boolean;
   /**
@@ -131,6 +134,7 @@ export function defaultState(): AppState {
     bone: '',
     bindPose: false,
     detail: '',
+    up: 'auto',
     skeleton: false,
     grid: true,
     shadows: true,
@@ -259,6 +263,10 @@ export function applyParams(state: AppState, params: Record<string, string | num
       case 'detail':
         if (!/^[a-z0-9-]*$/i.test(value)) bad(key, raw, 'expected a detail level name such as low, medium or high');
         else state.detail = value.toLowerCase();
+        break;
+      case 'up':
+        if (!(UP_PARAMS as readonly string[]).includes(value)) bad(key, raw, 'expected y (as stored), z (the file\'s +Z up) or auto (Z-up characters detected)');
+        else state.up = value as UpParam;
         break;
       case 'camera': {
         const camera = parseCamera(value);

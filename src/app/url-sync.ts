@@ -41,6 +41,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   const builtin = findBuiltin(s.model);
   if (linkable && s.model !== DEFAULTS.model) put('model', s.model);
   if (linkable && builtin?.details && s.detail !== '' && s.detail !== builtin.defaultDetail) put('detail', s.detail);
+  if (s.up !== DEFAULTS.up) put('up', s.up);
   if (own && s.tracks === '' && s.clip !== '' && s.clip !== own.startClip) put('clip', s.clip);
   if (own && (s.t !== null || s.paused)) put('t', String(s.t !== null ? linkTime(s.t) : roundTime(own.player.clockTime)));
   if (s.speed !== DEFAULTS.speed) put('speed', String(s.speed));

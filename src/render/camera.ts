@@ -1,4 +1,5 @@
 import { mat4, vec3 } from 'gl-matrix';
+import { FULL_VIEW, type NdcRect } from './free-rect.ts';
 
 /**
  * Orbit camera around a target point, world space, right-handed, +Y up.
@@ -24,6 +25,15 @@ export class OrbitCamera {
   minDistance = 1e-4;
   maxDistance = 1e6;
 
+  /**
+   * Where frameBox may put the model (render/free-rect.ts freeRects: the canvas minus the page's overlays, in NDC);
+   * empty: the whole canvas, exactly as without overlays. Set by the page; read at the next framing.
+   */
+  freeRects: readonly NdcRect[] = [];
+  /** The projection's centre, in NDC (0, 0: the canvas centre): the target is drawn there. Set by frameBox and fitShift. */
+  shiftX = 0;
+  shiftY = 0;
+
   readonly view = mat4.create();
   readonly projection = mat4.create();
   readonly viewProj = mat4.create();
@@ -46,6 +56,41 @@ export class OrbitCamera {
    */
   frameBox(min: ArrayLike<number>, max: ArrayLike<number>, margin = 1.08): void {
     vec3.set(this.target, (min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
+    this.distance = this.fitFree(min, max, margin);
+  }
+
+  /**
+   * For a view placed from a setting (distance kept): the projection's centre moves to the free rectangle the
+   * box would be framed in (see fitFree), so the target is drawn clear of the overlays there too.
+   */
+  fitShift(min: ArrayLike<number>, max: ArrayLike<number>, margin = 1.08): void {
+    vec3.copy(KEPT_TARGET, this.target);
+    vec3.set(this.target, (min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
+    this.fitFree(min, max, margin);
+    vec3.copy(this.target, KEPT_TARGET);
+  }
+
+  /**
+   * The distance framing the box about the current target in the best of `freeRects` (the one where it is
+   * drawn largest), and the shift that centres the projection on that rectangle. Without free rectangles: the
+   * whole canvas, no shift (the framing of a page without overlays, unchanged).
+   */
+  private fitFree(min: ArrayLike<number>, max: ArrayLike<number>, margin: number): number {
+    const rects = this.freeRects.length > 0 ? this.freeRects : FULL_RECTS;
+    let best = Infinity;
+    for (const r of rects) {
+      const d = this.fitDistance(min, max, margin, (r.x1 - r.x0) / 2, (r.y1 - r.y0) / 2);
+      if (d < best) {
+        best = d;
+        this.shiftX = (r.x0 + r.x1) / 2;
+        this.shiftY = (r.y0 + r.y1) / 2;
+      }
+    }
+    return best;
+  }
+
+  /** The nearest distance at which the box's corners, pushed out by `margin`, project within ±halfX, ±halfY (NDC) of the projection's centre. */
+  private fitDistance(min: ArrayLike<number>, max: ArrayLike<number>, margin: number, halfX: number, halfY: number): number {
     const yaw = (this.yawDeg * Math.PI) / 180;
     const pitch = (this.pitchDeg * Math.PI) / 180;
     // Camera basis: o from the target towards the camera, r right, u up.
@@ -57,8 +102,8 @@ export class OrbitCamera {
     const ux = oy * rz;
     const uy = oz * rx - ox * rz;
     const uz = -oy * rx;
-    const tanY = Math.tan((this.fovYDeg * Math.PI) / 360);
-    const tanX = tanY * Math.max(this.aspect, 1e-3);
+    const tanY = Math.tan((this.fovYDeg * Math.PI) / 360) * halfY;
+    const tanX = Math.tan((this.fovYDeg * Math.PI) / 360) * Math.max(this.aspect, 1e-3) * halfX;
     let d = 1e-6;
     for (let i = 0; i < 8; i++) {
       const cx = ((i & 1 ? max[0]! : min[0]!) - this.target[0]!) * margin;
@@ -69,7 +114,7 @@ export class OrbitCamera {
       const z = cx * ox + cy * oy + cz * oz;
       d = Math.max(d, z + Math.abs(x) / tanX, z + Math.abs(y) / tanY);
     }
-    this.distance = d;
+    return d;
   }
 
   orbit(dxDeg: number, dyDeg: number): void {
@@ -85,7 +130,7 @@ export class OrbitCamera {
   }
 
   /** The inputs of the last update(); update() returns early when none changed (no work, no garbage). */
-  private readonly lastInputs = new Float64Array(9).fill(NaN);
+  private readonly lastInputs = new Float64Array(11).fill(NaN);
 
   /** Recomputes view, projection and position from yaw, pitch, distance, target, fov and aspect. */
   update(): void {
@@ -99,7 +144,9 @@ export class OrbitCamera {
       last[5] === this.target[2] &&
       last[6] === this.aspect &&
       last[7] === this.fovYDeg &&
-      last[8] === this.reach
+      last[8] === this.reach &&
+      last[9] === this.shiftX &&
+      last[10] === this.shiftY
     ) {
       return;
     }
@@ -112,6 +159,8 @@ export class OrbitCamera {
     last[6] = this.aspect;
     last[7] = this.fovYDeg;
     last[8] = this.reach;
+    last[9] = this.shiftX;
+    last[10] = this.shiftY;
     const yaw = (this.yawDeg * Math.PI) / 180;
     const pitch = (this.pitchDeg * Math.PI) / 180;
     const c = Math.cos(pitch);
@@ -125,8 +174,16 @@ export class OrbitCamera {
     this.far = Math.max(this.distance * 20, this.reach);
     mat4.lookAt(this.view, this.position, this.target, UP);
     mat4.perspective(this.projection, (this.fovYDeg * Math.PI) / 180, this.aspect, this.near, this.far);
+    // An off-centre projection: x_ndc and y_ndc gain the shift (clip x += shiftX · w, w = −z_view).
+    if (this.shiftX !== 0 || this.shiftY !== 0) {
+      this.projection[8] = -this.shiftX;
+      this.projection[9] = -this.shiftY;
+    }
     mat4.multiply(this.viewProj, this.projection, this.view);
   }
 }
 
 const UP = vec3.fromValues(0, 1, 0);
+const FULL_RECTS: readonly NdcRect[] = [FULL_VIEW];
+/** fitShift's copy of the target while it fits (no allocation per placement). */
+const KEPT_TARGET = vec3.create();

@@ -8,6 +8,7 @@ import { MORPH_PATHS } from '../anim/morph.ts';
 import { linkTime } from '../app/frame.ts';
 import { formatMorph } from '../app/state.ts';
 import { addCompareControl } from './compare-controls.ts';
+import { addUpControl } from './up-control.ts';
 import { addCrowdControls, crowdProxy, syncCrowdProxy } from './crowd-controls.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
@@ -112,6 +113,7 @@ export class Panel {
       void app.set({ model: id });
     });
     models.add(p, 'openFile').name('Open file…  (O)');
+    addUpControl(models, app);
 
     this.anim = this.gui.addFolder('Animation');
     this.anim.add(p, 'playing').name('play  (Space)').onChange((v: boolean) => {

@@ -1,7 +1,7 @@
 import type { App } from '../app/app.ts';
-import { fileSource } from '../app/model-source.ts';
 import { linkTime } from '../app/frame.ts';
 import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
+import { openDrop, openFiles } from './open-files.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
 import { toggleCompare } from './compare-controls.ts';
@@ -22,32 +22,8 @@ export interface InputHooks {
   refresh(): void;
   /** L: copy a link that reproduces this view. */
   copyLink(): void;
-}
-
-export function isModelFile(name: string): boolean {
-  const lower = name.toLowerCase();
-  return MODEL_EXTENSIONS.some((ext) => lower.endsWith(ext));
-}
-
-/** ".obj", or "(no extension)". */
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && dot < name.length - 1 ? name.slice(dot).toLowerCase() : '(no extension)';
-}
-
-/** Loads the model among `files` with the rest as its companions (textures). */
-export async function openFiles(app: App, files: readonly File[]): Promise<void> {
-  const model = files.find((f) => isModelFile(f.name));
-  if (!model) {
-    // Nothing is read: the running model stays, and one message names what was given.
-    const names = files.map((f) => f.name).join(', ');
-    const exts = [...new Set(files.map((f) => extensionOf(f.name)))];
-    app.fail(
-      `${names}: unsupported file type${exts.length > 1 ? 's' : ''} ${exts.join(', ')}; skinlab loads ${MODEL_EXTENSIONS.join(', ')} models (drop the model together with its textures)`,
-    );
-    return;
-  }
-  await app.load(fileSource(model, files), model.name, model.name);
+  /** A short notice (toast): the model files of a drop that were not loaded. */
+  notice(message: string): void;
 }
 
 export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHooks): { openPicker: () => void } {
@@ -62,7 +38,7 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
   picker.addEventListener('change', () => {
     const files = Array.from(picker.files ?? []);
     picker.value = '';
-    if (files.length > 0) void openFiles(app, files);
+    if (files.length > 0) void openFiles(app, files, hooks.notice);
   });
   const openPicker = (): void => picker.click();
 
@@ -254,8 +230,7 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
     e.preventDefault();
     depth = 0;
     root.classList.remove('dropping');
-    const files = Array.from(e.dataTransfer?.files ?? []);
-    if (files.length > 0) void openFiles(app, files);
+    openDrop(app, e.dataTransfer, hooks.notice);
   });
 
   return { openPicker };

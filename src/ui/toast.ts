@@ -15,8 +15,9 @@ export class Toast {
     parent.appendChild(this.el);
   }
 
-  show(message: string, ms = 3500): void {
-    this.el.textContent = message;
+  /** Shows `message` for `ms`; with `add`, after the notice still shown (two notices of one action, such as a drop). */
+  show(message: string, ms = 3500, add = false): void {
+    this.el.textContent = add && !this.el.hidden && this.el.textContent ? `${this.el.textContent} · ${message}` : message;
     this.el.hidden = false;
     clearTimeout(this.timer);
     this.timer = window.setTimeout(() => {

@@ -22,5 +22,6 @@ export function loadedModel(id: string, scene: Scene, origin: LoadedModel['origi
     defaultBone: busiestBone(scene.meshes, scene.skeleton.parents.length),
     startClip: scene.clips[0]?.name ?? '',
     lookAt: null,
+    up: { axis: 'y', by: 'stored' },
   };
 }

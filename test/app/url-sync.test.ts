@@ -51,6 +51,21 @@ describe('links: state → query string', () => {
     expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&crowd=10000');
   });
 
+  it('carries the up axis after the model (also for a file), leaves out auto, and refuses other values', () => {
+    const model = tiny();
+    const state = defaultState();
+    state.model = 'tiny';
+    state.clip = model.startClip;
+    expect(state.up).toBe('auto');
+    expect(applyParams(state, paramsFromSearch('?model=tiny&up=z'))).toEqual([]);
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny&up=z');
+    expect(linkQuery({ state, model: tiny('file'), caps }).query).toBe('up=z');
+    expect(applyParams(state, { up: 'x' })).toEqual([expect.stringContaining('up=x')]);
+    expect(state.up).toBe('z');
+    expect(applyParams(state, { up: 'auto' })).toEqual([]);
+    expect(linkQuery({ state, model, caps }).query).toBe('model=tiny');
+  });
+
   it('carries a mixed crowd\'s models and reads them back; drops repeats, refuses too many', () => {
     const model = tiny();
     const state = defaultState();
