@@ -8,6 +8,8 @@ import { returnFocusAfterPanel } from './ui/panel-focus.ts';
 import { mountRecorder } from './ui/recorder.ts';
 import { Overlay } from './ui/overlay.ts';
 import { Timeline } from './ui/timeline.ts';
+import { installTimelineSeek } from './ui/timeline-seek.ts';
+import { BoneHover } from './ui/bone-hover.ts';
 import type { TangentCheck } from './render/tangent-check.ts';
 import type { Checks } from './app/checks.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
@@ -169,6 +171,8 @@ function start(): void {
   const bench = startBench(app);
   panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
   timeline = new Timeline(overlay.statsEl, app);
+  installTimelineSeek(app, timeline.canvas, canvas);
+  const hover = new BoneHover(app, canvas, chrome);
 
   window.skinlab = {
     set: (params) => app.set(params),
@@ -204,6 +208,7 @@ function start(): void {
   const syncTime = (): void => {
     panel?.frame();
     timeline?.frame(performance.now());
+    hover.frame();
     requestAnimationFrame(syncTime);
   };
   requestAnimationFrame(syncTime);

@@ -80,7 +80,7 @@ export class LinesPass {
 
   /**
    * The skeleton on top of everything, in the pose of node → model matrices `nodeModel`; segments touching
-   * node `highlight` (the weights view's bone; -1 none) in cyan. Leaves blending on (the caller resets it).
+   * node `highlight` (the weights view's bone, else the bone the user selected; -1 none) in cyan. Leaves blending on (the caller resets it).
    */
   drawSkeleton(model: ModelGpu, nodeModel: Float32Array, highlight: number, out: FrameFigures): void {
     const gl = this.gl;

@@ -1,0 +1,160 @@
+import { mat4, vec3 } from 'gl-matrix';
+import { describe, expect, it } from 'vitest';
+import { boneAtHit, CHUNK, chunkBoxes, pointerRay, rayBox, rayMesh, rayTriangle, type TriangleHit } from '../../src/app/pick.ts';
+import { MAX_INFLUENCES, type SkinnedMesh } from '../../src/model/types.ts';
+import { OrbitCamera } from '../../src/render/camera.ts';
+
+const freshHit = (): TriangleHit => ({ triangle: -1, distance: Infinity, u: 0, v: 0 });
+
+/** A ray from (ox, oy, oz) along unit direction (dx, dy, dz). */
+function ray(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): Float64Array {
+  const l = Math.hypot(dx, dy, dz);
+  return Float64Array.of(ox, oy, oz, dx / l, dy / l, dz / l);
+}
+
+/** One triangle in the z = 0 plane: (0,0), (1,0), (0,1); corners skinned to slots 0, 1 and 1+2; slot k → node 10 + k. */
+function triangleMesh(): SkinnedMesh {
+  const joints = new Uint16Array(3 * MAX_INFLUENCES);
+  const weights = new Float32Array(3 * MAX_INFLUENCES);
+  joints[0] = 0;
+  weights[0] = 1;
+  joints[4] = 1;
+  weights[4] = 1;
+  joints[8] = 1;
+  weights[8] = 0.5;
+  joints[9] = 2;
+  weights[9] = 0.5;
+  return {
+    name: 't',
+    vertexCount: 3,
+    positions: Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0),
+    normals: Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1),
+    tangents: null,
+    uvs: null,
+    joints,
+    weights,
+    maxInfluences: 2,
+    indices: Uint32Array.of(0, 1, 2),
+    subsets: [{ material: 0, start: 0, count: 1 }],
+    bones: Int16Array.of(10, 11, 12),
+    invBind: new Float32Array(48),
+    skinned: true,
+  };
+}
+
+describe('pick: rays', () => {
+  it('the ray through the middle of the view starts at the camera and passes through its target', () => {
+    const cam = new OrbitCamera();
+    cam.aspect = 1.5;
+    cam.yawDeg = 30;
+    cam.pitchDeg = -20;
+    cam.distance = 4;
+    vec3.set(cam.target, 0.5, 1, -0.25);
+    cam.update();
+    const inv = mat4.invert(mat4.create(), cam.viewProj)!;
+    const r = new Float64Array(6);
+    expect(pointerRay(inv, 0, 0, r)).toBe(true);
+    // Origin on the near plane, 0.01 in front of the camera.
+    expect(Math.hypot(r[0]! - cam.position[0]!, r[1]! - cam.position[1]!, r[2]! - cam.position[2]!)).toBeCloseTo(cam.near, 4);
+    // The target lies on the ray, at the camera's distance.
+    const t = cam.distance - cam.near;
+    for (let a = 0; a < 3; a++) expect(r[a]! + r[3 + a]! * t).toBeCloseTo(cam.target[a]!, 4);
+    // A pointer at the right edge looks to the camera's right: the ray leans towards +x in view space.
+    pointerRay(inv, 1, 0, r);
+    const right = [cam.view[0]!, cam.view[4]!, cam.view[8]!];
+    expect(r[3]! * right[0]! + r[4]! * right[1]! + r[5]! * right[2]!).toBeGreaterThan(0.3);
+  });
+
+  it('a box is entered at its near face, missed beside it, and not seen behind the origin', () => {
+    const box = Float32Array.of(-1, -1, -1, 1, 1, 1);
+    expect(rayBox(ray(0, 0, 5, 0, 0, -1), box, 0)).toBeCloseTo(4, 6);
+    expect(rayBox(ray(2, 0, 5, 0, 0, -1), box, 0)).toBe(Infinity);
+    expect(rayBox(ray(0, 0, 5, 0, 0, 1), box, 0)).toBe(Infinity);
+    expect(rayBox(ray(0, 0, 0, 1, 0, 0), box, 0)).toBe(0);
+  });
+});
+
+describe('pick: triangles', () => {
+  const mesh = triangleMesh();
+
+  it('hits a triangle from either side with barycentric coordinates, and misses outside it', () => {
+    const hit = freshHit();
+    expect(rayTriangle(ray(0.25, 0.5, 3, 0, 0, -1), mesh.positions, mesh.indices, 0, hit)).toBe(true);
+    expect(hit.distance).toBeCloseTo(3, 6);
+    expect(hit.u).toBeCloseTo(0.25, 6);
+    expect(hit.v).toBeCloseTo(0.5, 6);
+    const back = freshHit();
+    expect(rayTriangle(ray(0.25, 0.5, -2, 0, 0, 1), mesh.positions, mesh.indices, 0, back)).toBe(true);
+    expect(back.distance).toBeCloseTo(2, 6);
+    expect(rayTriangle(ray(0.75, 0.75, 3, 0, 0, -1), mesh.positions, mesh.indices, 0, freshHit())).toBe(false);
+    // Parallel to the plane, and pointing away from it.
+    expect(rayTriangle(ray(0.2, 0.2, 3, 1, 0, 0), mesh.positions, mesh.indices, 0, freshHit())).toBe(false);
+    expect(rayTriangle(ray(0.2, 0.2, 3, 0, 0, 1), mesh.positions, mesh.indices, 0, freshHit())).toBe(false);
+  });
+
+  it('keeps the nearest of overlapping triangles', () => {
+    // Two copies of the triangle, at z = 0 and z = 1: from +z the second is nearer.
+    const positions = Float32Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1);
+    const indices = Uint32Array.of(0, 1, 2, 3, 4, 5);
+    const hit = freshHit();
+    for (let t = 0; t < 2; t++) rayTriangle(ray(0.2, 0.2, 5, 0, 0, -1), positions, indices, t, hit);
+    expect(hit.triangle).toBe(1);
+    expect(hit.distance).toBeCloseTo(4, 6);
+  });
+
+  it('the chunked broad phase finds what testing every triangle finds', () => {
+    // A noisy sheet of 40 × 40 quads (3200 triangles, 50 chunks), crumpled in z.
+    const n = 40;
+    const positions = new Float32Array((n + 1) * (n + 1) * 3);
+    let seed = 7;
+    const rand = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) positions.set([i / n, j / n, rand() * 0.2], (j * (n + 1) + i) * 3);
+    const idx: number[] = [];
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+      const a = j * (n + 1) + i;
+      idx.push(a, a + 1, a + n + 2, a, a + n + 2, a + n + 1);
+    }
+    const indices = Uint32Array.from(idx);
+    const boxes = new Float32Array(Math.ceil(indices.length / 3 / CHUNK) * 6);
+    const whole = new Float32Array(6);
+    chunkBoxes(positions, indices, boxes, whole, 0);
+    expect(Array.from(whole.subarray(0, 2))).toEqual([0, 0]);
+    expect(Array.from(whole.subarray(3, 5))).toEqual([1, 1]);
+    let hits = 0;
+    for (let k = 0; k < 200; k++) {
+      const r = ray(rand() * 1.2 - 0.1, rand() * 1.2 - 0.1, 2, rand() * 0.4 - 0.2, rand() * 0.4 - 0.2, -1);
+      const brute = freshHit();
+      for (let t = 0; t < indices.length / 3; t++) rayTriangle(r, positions, indices, t, brute);
+      const chunked = freshHit();
+      rayMesh(r, positions, indices, boxes, chunked);
+      expect(chunked.triangle).toBe(brute.triangle);
+      if (brute.triangle >= 0) hits++;
+    }
+    expect(hits).toBeGreaterThan(100);
+  });
+});
+
+describe('pick: the bone at a hit', () => {
+  const mesh = triangleMesh();
+  const scratch = new Float64Array(24);
+
+  it("blends the corners' weights by the barycentric coordinates and names the heaviest bone's node", () => {
+    // Near corner 0 (slot 0 only).
+    expect(boneAtHit(mesh, 0, 0.1, 0.1, scratch)).toBe(10);
+    // The centre: slot 0 1/3, slot 1 1/3 + 1/6, slot 2 1/6.
+    expect(boneAtHit(mesh, 0, 1 / 3, 1 / 3, scratch)).toBe(11);
+    // At corner 2 slots 1 and 2 tie at 0.5: the lower slot.
+    expect(boneAtHit(mesh, 0, 0, 1, scratch)).toBe(11);
+    // Towards corner 2 from corner 0, slot 2 never beats slot 1 (it shares corner 2 with it).
+    expect(boneAtHit(mesh, 0, 0, 0.9, scratch)).toBe(11);
+    expect(boneAtHit(mesh, 1, 0.1, 0.1, scratch)).toBe(-1);
+  });
+
+  it('a corner without weights counts its first joint', () => {
+    const bare = { ...triangleMesh(), weights: new Float32Array(3 * MAX_INFLUENCES) };
+    bare.joints.fill(0);
+    bare.joints[8] = 2;
+    expect(boneAtHit(bare, 0, 0, 0.9, scratch)).toBe(12);
+    expect(boneAtHit(bare, 0, 0.1, 0.1, scratch)).toBe(10);
+  });
+});
