@@ -171,7 +171,7 @@ function start(): void {
   const bench = startBench(app);
   panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
   timeline = new Timeline(overlay.statsEl, app);
-  installTimelineSeek(app, timeline.canvas, canvas);
+  installTimelineSeek(app, timeline, canvas);
   const hover = new BoneHover(app, canvas, chrome);
 
   window.skinlab = {

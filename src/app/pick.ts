@@ -2,12 +2,12 @@ import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 
 /**
  * The hit test behind hover and click picking, as pure functions over plain arrays (no DOM, no GL, no
- * allocation): a ray through a pointer position, ray against box and triangle, the nearest triangle of a
- * posed mesh (with a coarse broad phase over runs of triangles), and the bone that weighs most at a point
- * of a triangle. Rays are in model space (the single model is drawn with an identity world matrix).
+ * allocation): a ray through a pointer position, ray against box and triangle, and the bone that weighs
+ * most at a point of a triangle (pick-mesh.ts poses a mesh for them). Rays are in model space (the single
+ * model is drawn with an identity world matrix).
  */
 
-/** Triangles per broad-phase chunk: a chunk's box is tested before its triangles. */
+/** Triangles per broad-phase run (pick-mesh.ts): a run's box is tested before its triangles. */
 export const CHUNK = 64;
 
 /**
@@ -117,64 +117,6 @@ export function rayTriangle(ray: Float64Array, positions: ArrayLike<number>, ind
   hit.u = u;
   hit.v = v;
   return true;
-}
-
-/**
- * Chunk boxes of a mesh's triangles at `positions`: box k (6 floats at k·6 of `out`, which holds at least
- * ceil(triangles / CHUNK) · 6 floats) bounds triangles [k·CHUNK, (k+1)·CHUNK). Also writes the whole mesh's
- * box into `meshBox` at `o`.
- */
-export function chunkBoxes(positions: ArrayLike<number>, indices: ArrayLike<number>, out: Float32Array, meshBox: Float32Array, o: number): void {
-  const triangles = (indices.length / 3) | 0;
-  let gx0 = Infinity, gy0 = Infinity, gz0 = Infinity, gx1 = -Infinity, gy1 = -Infinity, gz1 = -Infinity;
-  for (let k = 0; k * CHUNK < triangles; k++) {
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    const end = Math.min(triangles, (k + 1) * CHUNK) * 3;
-    for (let i = k * CHUNK * 3; i < end; i++) {
-      const p = indices[i]! * 3;
-      const x = positions[p]!, y = positions[p + 1]!, z = positions[p + 2]!;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-    const b = k * 6;
-    out[b] = x0;
-    out[b + 1] = y0;
-    out[b + 2] = z0;
-    out[b + 3] = x1;
-    out[b + 4] = y1;
-    out[b + 5] = z1;
-    if (x0 < gx0) gx0 = x0;
-    if (y0 < gy0) gy0 = y0;
-    if (z0 < gz0) gz0 = z0;
-    if (x1 > gx1) gx1 = x1;
-    if (y1 > gy1) gy1 = y1;
-    if (z1 > gz1) gz1 = z1;
-  }
-  meshBox[o] = gx0;
-  meshBox[o + 1] = gy0;
-  meshBox[o + 2] = gz0;
-  meshBox[o + 3] = gx1;
-  meshBox[o + 4] = gy1;
-  meshBox[o + 5] = gz1;
-}
-
-/**
- * The nearest triangle of one mesh hit by `ray` closer than hit.distance (hit updated; true when it
- * changed), testing only the triangles of chunks whose box (chunkBoxes) the ray enters closer than that.
- */
-export function rayMesh(ray: Float64Array, positions: ArrayLike<number>, indices: ArrayLike<number>, boxes: Float32Array, hit: TriangleHit): boolean {
-  const triangles = (indices.length / 3) | 0;
-  let found = false;
-  for (let k = 0; k * CHUNK < triangles; k++) {
-    if (rayBox(ray, boxes, k * 6) >= hit.distance) continue;
-    const end = Math.min(triangles, (k + 1) * CHUNK);
-    for (let t = k * CHUNK; t < end; t++) if (rayTriangle(ray, positions, indices, t, hit)) found = true;
-  }
-  return found;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { App } from '../app/app.ts';
 import { linkTime } from '../app/frame.ts';
-import { LABEL, ROW, trackOfRow, WIDTH } from './timeline.ts';
+import { LABEL, ROW, trackOfRow, WIDTH, type Timeline } from './timeline.ts';
 
 /**
  * Seeking on the tracks timeline (timeline.ts), as a media player's scrub bar: a press on a row's bar moves
@@ -38,7 +38,12 @@ export function barFraction(x: number): number {
   return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
-export function installTimelineSeek(app: App, timeline: HTMLCanvasElement, view: HTMLElement): void {
+/**
+ * Wires seeking to `line`'s canvas; `view` takes the focus after a seek. The pointer over the bars shows the
+ * seek cursor and a guide line where a click would seek (Timeline.hoverX).
+ */
+export function installTimelineSeek(app: App, line: Timeline, view: HTMLElement): void {
+  const timeline = line.canvas;
   timeline.title = 'Click or drag to seek';
   let dragging = -1;
   let track = -1;
@@ -67,7 +72,11 @@ export function installTimelineSeek(app: App, timeline: HTMLCanvasElement, view:
     app.view.stateChanged();
   });
   timeline.addEventListener('pointermove', (e) => {
+    line.hoverX = e.clientX - timeline.getBoundingClientRect().left;
     if (e.pointerId === dragging) seek(e);
+  });
+  timeline.addEventListener('pointerleave', () => {
+    line.hoverX = -1;
   });
   const end = (e: PointerEvent): void => {
     if (e.pointerId !== dragging) return;

@@ -25,6 +25,8 @@ export class Timeline {
   private flashAt: Float64Array[] = [];
   private model: unknown = null;
   private visible = true;
+  /** Where the pointer hovers over the bars (CSS px from the left edge; -1: not over them): a seek guide is drawn there. */
+  hoverX = -1;
 
   constructor(parent: HTMLElement, private readonly app: App) {
     this.canvas = document.createElement('canvas');
@@ -116,6 +118,10 @@ export class Timeline {
       g.fillStyle = '#ffffff';
       g.fillRect(cx - 1, y + 1, 2, ROW - 2);
       y += ROW;
+    }
+    if (this.hoverX >= LABEL) {
+      g.fillStyle = 'rgba(255,255,255,0.45)';
+      g.fillRect(Math.min(this.hoverX, WIDTH - 2) - 0.5, 0, 1, h);
     }
   }
 }

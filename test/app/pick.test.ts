@@ -1,6 +1,8 @@
 import { mat4, vec3 } from 'gl-matrix';
 import { describe, expect, it } from 'vitest';
-import { boneAtHit, CHUNK, chunkBoxes, pointerRay, rayBox, rayMesh, rayTriangle, type TriangleHit } from '../../src/app/pick.ts';
+import { boneAtHit, pointerRay, rayBox, rayTriangle, type TriangleHit } from '../../src/app/pick.ts';
+import { PickMesh } from '../../src/app/pick-mesh.ts';
+import { skinMesh } from '../../src/anim/software-skin.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../../src/model/types.ts';
 import { OrbitCamera } from '../../src/render/camera.ts';
 
@@ -102,35 +104,79 @@ describe('pick: triangles', () => {
     expect(hit.distance).toBeCloseTo(4, 6);
   });
 
-  it('the chunked broad phase finds what testing every triangle finds', () => {
-    // A noisy sheet of 40 × 40 quads (3200 triangles, 50 chunks), crumpled in z.
-    const n = 40;
-    const positions = new Float32Array((n + 1) * (n + 1) * 3);
-    let seed = 7;
-    const rand = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
-    for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) positions.set([i / n, j / n, rand() * 0.2], (j * (n + 1) + i) * 3);
-    const idx: number[] = [];
-    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+});
+
+/**
+ * A crumpled sheet of 40 × 40 quads (3200 triangles, 50 runs) over x, y ∈ [0, 1], skinned to 3 slots (nodes
+ * 0..2, identity inverse binds): slot 0 on the left fading into slot 1 on the right, slot 2 on the top rows.
+ */
+function sheet(): SkinnedMesh {
+  const n = 40;
+  const count = (n + 1) * (n + 1);
+  const positions = new Float32Array(count * 3);
+  const joints = new Uint16Array(count * MAX_INFLUENCES);
+  const weights = new Float32Array(count * MAX_INFLUENCES);
+  let seed = 7;
+  const rand = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let j = 0; j <= n; j++) {
+    for (let i = 0; i <= n; i++) {
+      const v = j * (n + 1) + i;
+      positions.set([i / n, j / n, rand() * 0.2], v * 3);
+      const list = j > 30 ? [[2, 0.7], [0, 0.3]] : [[0, 1 - i / n], [1, i / n]];
+      list.sort((a, b) => b[1]! - a[1]!);
+      list.forEach(([slot, w], k) => {
+        joints[v * MAX_INFLUENCES + k] = slot!;
+        weights[v * MAX_INFLUENCES + k] = w!;
+      });
+    }
+  }
+  const idx: number[] = [];
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
       const a = j * (n + 1) + i;
       idx.push(a, a + 1, a + n + 2, a, a + n + 2, a + n + 1);
     }
-    const indices = Uint32Array.from(idx);
-    const boxes = new Float32Array(Math.ceil(indices.length / 3 / CHUNK) * 6);
-    const whole = new Float32Array(6);
-    chunkBoxes(positions, indices, boxes, whole, 0);
-    expect(Array.from(whole.subarray(0, 2))).toEqual([0, 0]);
-    expect(Array.from(whole.subarray(3, 5))).toEqual([1, 1]);
-    let hits = 0;
-    for (let k = 0; k < 200; k++) {
-      const r = ray(rand() * 1.2 - 0.1, rand() * 1.2 - 0.1, 2, rand() * 0.4 - 0.2, rand() * 0.4 - 0.2, -1);
-      const brute = freshHit();
-      for (let t = 0; t < indices.length / 3; t++) rayTriangle(r, positions, indices, t, brute);
-      const chunked = freshHit();
-      rayMesh(r, positions, indices, boxes, chunked);
-      expect(chunked.triangle).toBe(brute.triangle);
-      if (brute.triangle >= 0) hits++;
+  }
+  const invBind = new Float32Array(48);
+  for (let k = 0; k < 3; k++) mat4.identity(invBind.subarray(k * 16, k * 16 + 16) as unknown as mat4);
+  return {
+    name: 'sheet', vertexCount: count, positions, normals: new Float32Array(count * 3), tangents: null, uvs: null, joints, weights, maxInfluences: 2,
+    indices: Uint32Array.from(idx), subsets: [{ material: 0, start: 0, count: idx.length / 3 }], bones: Int16Array.of(0, 1, 2), invBind, skinned: true,
+  };
+}
+
+describe('pick: a posed mesh', () => {
+  it('the lazily posed runs find what skinning the whole mesh and testing every triangle finds', () => {
+    const mesh = sheet();
+    // Three node → model matrices: turned (quaternions not of unit length: general affine maps), moved, one scaled.
+    const nodes = new Float32Array(48);
+    mat4.fromRotationTranslation(nodes.subarray(0, 16) as unknown as mat4, [0, 0.2, 0, 0.98], [0.1, 0, 0]);
+    mat4.fromRotationTranslationScale(nodes.subarray(16, 32) as unknown as mat4, [0.3, 0, 0.1, 0.95], [0, 0.3, -0.2], [1.2, 1, 0.9]);
+    mat4.fromRotationTranslation(nodes.subarray(32, 48) as unknown as mat4, [0, 0, 0.38, 0.92], [0.2, -0.1, 0.1]);
+    const posed = new Float32Array(mesh.positions.length);
+    const pick = new PickMesh(mesh);
+    let seed = 11;
+    const rand = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (const [influences, bindPose] of [[2, false], [1, false], [2, true]] as const) {
+      if (bindPose) posed.set(mesh.positions);
+      else skinMesh(mesh, nodes, posed, null, influences);
+      pick.pose(nodes, influences, bindPose);
+      let hits = 0;
+      for (let k = 0; k < 150; k++) {
+        const r = ray(rand() * 1.6 - 0.3, rand() * 1.6 - 0.3, 3, rand() * 0.4 - 0.2, rand() * 0.4 - 0.2, -1);
+        const brute = freshHit();
+        for (let t = 0; t < mesh.indices.length / 3; t++) rayTriangle(r, posed, mesh.indices, t, brute);
+        const lazy = freshHit();
+        pick.raycast(r, lazy);
+        expect(lazy.triangle).toBe(brute.triangle);
+        if (brute.triangle >= 0) {
+          expect(lazy.distance).toBeCloseTo(brute.distance, 5);
+          hits++;
+        }
+      }
+      expect(hits).toBeGreaterThan(50);
+      expect(hits).toBeLessThan(150);
     }
-    expect(hits).toBeGreaterThan(100);
   });
 });
 
