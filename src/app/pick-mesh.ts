@@ -46,16 +46,19 @@ export class PickMesh {
     this.stamp = new Uint32Array(mesh.vertexCount);
     this.slotStart = new Int32Array(this.chunks + 1);
     const lists: number[] = [];
-    const seen = new Set<number>();
+    // Per slot, the last run that listed it (+1): each slot once per run without a set.
+    const listed = new Int32Array(mesh.bones.length);
     for (let k = 0; k < this.chunks; k++) {
-      seen.clear();
       const end = Math.min(triangles, (k + 1) * CHUNK) * 3;
       for (let i = k * CHUNK * 3; i < end; i++) {
         const o = mesh.indices[i]! * MAX_INFLUENCES;
-        seen.add(mesh.joints[o]!);
-        for (let j = 1; j < MAX_INFLUENCES && mesh.weights[o + j]! > 0; j++) seen.add(mesh.joints[o + j]!);
+        for (let j = 0; j < MAX_INFLUENCES && (j === 0 || mesh.weights[o + j]! > 0); j++) {
+          const slot = mesh.joints[o + j]!;
+          if (listed[slot] === k + 1) continue;
+          listed[slot] = k + 1;
+          lists.push(slot);
+        }
       }
-      for (const s of seen) lists.push(s);
       this.slotStart[k + 1] = lists.length;
     }
     this.slots = Uint16Array.from(lists);
