@@ -49,8 +49,13 @@ export class BonePicker {
     this.hovered = -1;
   }
 
-  /** Once per animation frame: tests under the pointer if it moved since the last test. */
+  /**
+   * Once per animation frame: tests under the pointer if it moved since the last test. A new model, a crowd
+   * or compare turned on clear the hovered bone at once (it named a node of what is no longer drawn alone).
+   */
   update(): void {
+    const { current, state } = this.ctx;
+    if (this.hovered >= 0 && (current !== this.model || state.crowd > 1 || state.compare !== null)) this.hovered = -1;
     if (!this.moved) return;
     this.moved = false;
     this.hovered = this.pointerOn ? this.pickAt(this.at[0]!, this.at[1]!) : -1;

@@ -120,8 +120,11 @@ export class Timeline {
       y += ROW;
     }
     if (this.hoverX >= LABEL) {
-      g.fillStyle = 'rgba(255,255,255,0.45)';
-      g.fillRect(Math.min(this.hoverX, WIDTH - 2) - 0.5, 0, 1, h);
+      // Cyan, unlike the grey markers and the white cursor; a notch at the top of each row.
+      const gx = Math.min(this.hoverX, WIDTH - 2);
+      g.fillStyle = 'rgba(120,225,255,0.85)';
+      g.fillRect(gx - 0.5, 0, 1, h);
+      for (let r = 0; r < h; r += ROW) g.fillRect(gx - 2.5, r, 5, 2);
     }
   }
 }
