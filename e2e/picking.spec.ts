@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
 import { openApp, watchConsole } from './helpers.ts';
 
 /**
@@ -7,6 +8,15 @@ import { openApp, watchConsole } from './helpers.ts';
  * on a drag. The Walker on a small canvas.
  */
 test.use({ viewport: { width: 480, height: 360 } });
+
+/** Pixels of the view in the skeleton overlay's highlight colour (cyan: 0.2, 0.95, 1.0). */
+async function cyanPixels(page: Page): Promise<number> {
+  await page.evaluate(() => window.skinlab.set({}));
+  const { data } = PNG.sync.read(await page.locator('#view').screenshot());
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i]! < 110 && data[i + 1]! > 190 && data[i + 2]! > 220) n++;
+  return n;
+}
 
 /** The hovered and selected bones, the weights view's bone, and the camera's yaw. */
 async function picked(page: Page): Promise<{ hover: string | null; selected: string | null; bone: string; yaw: number; names: string[] }> {
@@ -18,7 +28,7 @@ async function picked(page: Page): Promise<{ hover: string | null; selected: str
 
 test('hovering names the bone under the pointer, a click selects it, a drag orbits without selecting', async ({ page }) => {
   const con = watchConsole(page);
-  await openApp(page, '?t=0.5');
+  await openApp(page, '?t=0.5&skeleton=1');
   const view = (await page.locator('#view').boundingBox())!;
   // The framed Walker stands in the middle of the view, head near the top, feet near the bottom: the torso.
   const x = view.x + view.width / 2;
@@ -38,6 +48,7 @@ test('hovering names the bone under the pointer, a click selects it, a drag orbi
   await page.mouse.move(view.x + 12, view.y + 12);
   await expect.poll(async () => (await picked(page)).hover).toBeNull();
   await expect(label).toBeHidden();
+  const cyanBefore = await cyanPixels(page);
 
   // A click on the torso selects its bone: the weights view's bone, the link's `bone`, the panel's menu.
   await page.mouse.move(x, y);
@@ -46,6 +57,13 @@ test('hovering names the bone under the pointer, a click selects it, a drag orbi
   await expect.poll(async () => (await picked(page)).selected).toBe(before.hover);
   expect((await picked(page)).bone).toBe(before.hover);
   expect(await page.evaluate(() => new URL(window.skinlab.link().url).searchParams.get('bone'))).toBe(before.hover);
+  // The skeleton overlay draws the selected bone in cyan (the label, also cyan, hides off the model).
+  await page.mouse.move(view.x + 12, view.y + 12);
+  await expect(label).toBeHidden();
+  const cyanAfter = await cyanPixels(page);
+  console.log('cyan', cyanBefore, cyanAfter);
+  expect(cyanBefore).toBeLessThan(5);
+  expect(cyanAfter).toBeGreaterThan(20);
   await page.evaluate(() => window.skinlab.set({ view: 'weights' }));
   expect((await page.evaluate(() => window.skinlab.stats().bone)) as string).toBe(before.hover);
   await expect(page.locator('.lil-controller', { hasText: 'bone (weights)' }).locator('select')).toHaveValue(before.hover!);
