@@ -61,7 +61,6 @@ test('hovering names the bone under the pointer, a click selects it, a drag orbi
   await page.mouse.move(view.x + 12, view.y + 12);
   await expect(label).toBeHidden();
   const cyanAfter = await cyanPixels(page);
-  console.log('cyan', cyanBefore, cyanAfter);
   expect(cyanBefore).toBeLessThan(5);
   expect(cyanAfter).toBeGreaterThan(20);
   await page.evaluate(() => window.skinlab.set({ view: 'weights' }));

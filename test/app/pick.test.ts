@@ -180,6 +180,39 @@ describe('pick: a posed mesh', () => {
   });
 });
 
+describe('pick: a morphed mesh', () => {
+  it('the ray meets the morphed surface in the bind pose and posed, and the neutral one at weight 0', () => {
+    const base = triangleMesh();
+    // One target lifting the whole triangle 1 along +z; the three slots' nodes move everything by +2 in x.
+    const mesh: SkinnedMesh = {
+      ...base,
+      invBind: new Float32Array(48),
+      morphs: [{ vertices: Uint32Array.of(0, 1, 2), positions: Float32Array.of(0, 0, 1, 0, 0, 1, 0, 0, 1), normals: new Float32Array(9) }],
+    };
+    const nodes = new Float32Array(16 * 13);
+    for (let k = 0; k < 13; k++) {
+      mat4.identity(nodes.subarray(k * 16, k * 16 + 16) as unknown as mat4);
+      if (k < 3) mat4.identity(mesh.invBind.subarray(k * 16, k * 16 + 16) as unknown as mat4);
+      nodes[k * 16 + 12] = 2;
+    }
+    const pick = new PickMesh(mesh);
+    const at = (r: Float64Array): number => {
+      const hit = freshHit();
+      pick.raycast(r, hit);
+      return hit.triangle < 0 ? -1 : hit.distance;
+    };
+    pick.morph(Float32Array.of(1));
+    pick.pose(nodes, 4, true);
+    expect(at(ray(0.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(4, 5);
+    pick.pose(nodes, 4, false);
+    expect(at(ray(0.2, 0.2, 5, 0, 0, -1)), 'moved away in x by the pose').toBe(-1);
+    expect(at(ray(2.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(4, 5);
+    pick.morph(Float32Array.of(0));
+    pick.pose(nodes, 4, false);
+    expect(at(ray(2.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(5, 5);
+  });
+});
+
 describe('pick: the bone at a hit', () => {
   const mesh = triangleMesh();
   const scratch = new Float64Array(24);
