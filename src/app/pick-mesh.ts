@@ -89,7 +89,7 @@ export class PickMesh {
     const pal = this.palette;
     for (let k = 0; k < this.chunks; k++) {
       const o = k * 6;
-      if (bindPose) out.set(bb.subarray(o, o + 6), o);
+      if (bindPose) for (let a = 0; a < 6; a++) out[o + a] = bb[o + a]!;
       else {
         const cx = (bb[o]! + bb[o + 3]!) / 2, cy = (bb[o + 1]! + bb[o + 4]!) / 2, cz = (bb[o + 2]! + bb[o + 5]!) / 2;
         const ex = (bb[o + 3]! - bb[o]!) / 2, ey = (bb[o + 4]! - bb[o + 1]!) / 2, ez = (bb[o + 5]! - bb[o + 2]!) / 2;
