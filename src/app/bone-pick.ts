@@ -58,7 +58,7 @@ export class BonePicker {
     if (this.hovered >= 0 && (current !== this.model || state.crowd > 1 || state.compare !== null)) this.hovered = -1;
     if (!this.moved) return;
     this.moved = false;
-    this.hovered = this.pointerOn ? this.pickAt(this.at[0]!, this.at[1]!) : -1;
+    this.hovered = this.pointerOn ? this.test() : -1;
   }
 
   /** The name of a node of the current model, or null for -1. */
@@ -75,11 +75,21 @@ export class BonePicker {
     return { hoverBone: this.nameOf(this.hovered), selectedBone: selected !== null && selected === this.ctx.state.bone ? selected : null };
   }
 
-  /** The skeleton node weighing most where the ray under (x, y) (NDC) first meets the model; -1 for none. */
+  /**
+   * The skeleton node weighing most where the ray under (x, y) (NDC) first meets the model; -1 for none.
+   * It becomes the pointer's position (a click happens where the pointer is).
+   */
   pickAt(x: number, y: number): number {
+    this.at[0] = x;
+    this.at[1] = y;
+    return this.test();
+  }
+
+  /** pickAt at the pointer's position. */
+  private test(): number {
     const { state, current: m, camera } = this.ctx;
     if (!m || state.crowd > 1 || state.compare !== null) return -1;
-    if (!mat4.invert(this.invViewProj, camera.viewProj) || !pointerRay(this.invViewProj, x, y, this.ray)) return -1;
+    if (!mat4.invert(this.invViewProj, camera.viewProj) || !pointerRay(this.invViewProj, this.at, this.ray)) return -1;
     if (m !== this.model) this.adopt(m);
     this.pose(m);
     const hit = this.hit;
@@ -87,7 +97,7 @@ export class BonePicker {
     hit.distance = Infinity;
     let best = -1;
     for (let i = 0; i < this.meshes.length; i++) if (this.meshes[i]!.raycast(this.ray, hit)) best = i;
-    return best < 0 ? -1 : boneAtHit(this.meshes[best]!.mesh, hit.triangle, hit.u, hit.v, this.scratch);
+    return best < 0 ? -1 : boneAtHit(this.meshes[best]!.mesh, hit, this.scratch);
   }
 
   /** Buffers for a new model (allocates; once per model). */

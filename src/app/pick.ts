@@ -11,13 +11,15 @@ import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 export const CHUNK = 64;
 
 /**
- * The ray under a pointer at normalised device coordinates (x, y ∈ [-1, 1], y up) from the inverse of the
- * camera's view-projection (16 floats, column-major): origin on the near plane, direction towards the far
- * plane, unit length. Writes ray[0..2] = origin, ray[3..5] = direction. False (ray untouched) when the
- * matrix does not unproject (w = 0).
+ * The ray under a pointer at normalised device coordinates ndc = (x, y), each in [-1, 1], y up (an array, so
+ * no double crosses a call boxed), from the inverse of the camera's view-projection (16 floats,
+ * column-major): origin on the near plane, direction towards the far plane, unit length. Writes
+ * ray[0..2] = origin, ray[3..5] = direction. False (ray untouched) when the matrix does not unproject.
  */
-export function pointerRay(invViewProj: ArrayLike<number>, x: number, y: number, ray: Float64Array): boolean {
+export function pointerRay(invViewProj: ArrayLike<number>, ndc: ArrayLike<number>, ray: Float64Array): boolean {
   const m = invViewProj;
+  const x = ndc[0]!;
+  const y = ndc[1]!;
   // Near (z = -1) and far (z = 1) points, homogeneous.
   const nx = m[0]! * x + m[4]! * y - m[8]! + m[12]!;
   const ny = m[1]! * x + m[5]! * y - m[9]! + m[13]!;
@@ -34,7 +36,7 @@ export function pointerRay(invViewProj: ArrayLike<number>, x: number, y: number,
   const dx = fx / fw - ox;
   const dy = fy / fw - oy;
   const dz = fz / fw - oz;
-  const len = Math.hypot(dx, dy, dz);
+  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
   if (!(len > 0)) return false;
   ray[0] = ox;
   ray[1] = oy;
@@ -120,13 +122,17 @@ export function rayTriangle(ray: Float64Array, positions: ArrayLike<number>, ind
 }
 
 /**
- * The skeleton node that weighs most at barycentric (u, v) of triangle `tri` of `mesh`: each corner's stored
+ * The skeleton node that weighs most at hit = (triangle, u, v) of `mesh` (passed whole: no double crosses the
+ * call boxed): each corner's stored
  * influences (all MAX_INFLUENCES, as the file weights them) are blended with the corner's barycentric
  * weight (1 − u − v, u, v) and the palette slot with the largest sum wins (ties: the lower slot), mapped to
  * its node through mesh.bones. A corner without positive weights counts its first joint with weight 1.
  * `scratch` holds at least 3 · MAX_INFLUENCES · 2 numbers. -1 for a triangle out of range.
  */
-export function boneAtHit(mesh: SkinnedMesh, tri: number, u: number, v: number, scratch: Float64Array): number {
+export function boneAtHit(mesh: SkinnedMesh, hit: TriangleHit, scratch: Float64Array): number {
+  const tri = hit.triangle;
+  const u = hit.u;
+  const v = hit.v;
   if (tri < 0 || tri * 3 + 2 >= mesh.indices.length) return -1;
   // scratch[2k] = slot, scratch[2k + 1] = summed weight, for n distinct slots.
   let n = 0;

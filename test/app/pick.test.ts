@@ -7,6 +7,8 @@ import { MAX_INFLUENCES, type SkinnedMesh } from '../../src/model/types.ts';
 import { OrbitCamera } from '../../src/render/camera.ts';
 
 const freshHit = (): TriangleHit => ({ triangle: -1, distance: Infinity, u: 0, v: 0 });
+/** A hit on triangle `triangle` at barycentric (u, v). */
+const at = (triangle: number, u: number, v: number): TriangleHit => ({ triangle, distance: 1, u, v });
 
 /** A ray from (ox, oy, oz) along unit direction (dx, dy, dz). */
 function ray(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): Float64Array {
@@ -55,14 +57,14 @@ describe('pick: rays', () => {
     cam.update();
     const inv = mat4.invert(mat4.create(), cam.viewProj)!;
     const r = new Float64Array(6);
-    expect(pointerRay(inv, 0, 0, r)).toBe(true);
+    expect(pointerRay(inv, [0, 0], r)).toBe(true);
     // Origin on the near plane, 0.01 in front of the camera.
     expect(Math.hypot(r[0]! - cam.position[0]!, r[1]! - cam.position[1]!, r[2]! - cam.position[2]!)).toBeCloseTo(cam.near, 4);
     // The target lies on the ray, at the camera's distance.
     const t = cam.distance - cam.near;
     for (let a = 0; a < 3; a++) expect(r[a]! + r[3 + a]! * t).toBeCloseTo(cam.target[a]!, 4);
     // A pointer at the right edge looks to the camera's right: the ray leans towards +x in view space.
-    pointerRay(inv, 1, 0, r);
+    pointerRay(inv, [1, 0], r);
     const right = [cam.view[0]!, cam.view[4]!, cam.view[8]!];
     expect(r[3]! * right[0]! + r[4]! * right[1]! + r[5]! * right[2]!).toBeGreaterThan(0.3);
   });
@@ -196,20 +198,20 @@ describe('pick: a morphed mesh', () => {
       nodes[k * 16 + 12] = 2;
     }
     const pick = new PickMesh(mesh);
-    const at = (r: Float64Array): number => {
+    const distanceAlong = (r: Float64Array): number => {
       const hit = freshHit();
       pick.raycast(r, hit);
       return hit.triangle < 0 ? -1 : hit.distance;
     };
     pick.morph(Float32Array.of(1));
     pick.pose(nodes, 4, true);
-    expect(at(ray(0.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(4, 5);
+    expect(distanceAlong(ray(0.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(4, 5);
     pick.pose(nodes, 4, false);
-    expect(at(ray(0.2, 0.2, 5, 0, 0, -1)), 'moved away in x by the pose').toBe(-1);
-    expect(at(ray(2.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(4, 5);
+    expect(distanceAlong(ray(0.2, 0.2, 5, 0, 0, -1)), 'moved away in x by the pose').toBe(-1);
+    expect(distanceAlong(ray(2.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(4, 5);
     pick.morph(Float32Array.of(0));
     pick.pose(nodes, 4, false);
-    expect(at(ray(2.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(5, 5);
+    expect(distanceAlong(ray(2.2, 0.2, 5, 0, 0, -1))).toBeCloseTo(5, 5);
   });
 });
 
@@ -219,21 +221,21 @@ describe('pick: the bone at a hit', () => {
 
   it("blends the corners' weights by the barycentric coordinates and names the heaviest bone's node", () => {
     // Near corner 0 (slot 0 only).
-    expect(boneAtHit(mesh, 0, 0.1, 0.1, scratch)).toBe(10);
+    expect(boneAtHit(mesh, at(0, 0.1, 0.1), scratch)).toBe(10);
     // The centre: slot 0 1/3, slot 1 1/3 + 1/6, slot 2 1/6.
-    expect(boneAtHit(mesh, 0, 1 / 3, 1 / 3, scratch)).toBe(11);
+    expect(boneAtHit(mesh, at(0, 1 / 3, 1 / 3), scratch)).toBe(11);
     // At corner 2 slots 1 and 2 tie at 0.5: the lower slot.
-    expect(boneAtHit(mesh, 0, 0, 1, scratch)).toBe(11);
+    expect(boneAtHit(mesh, at(0, 0, 1), scratch)).toBe(11);
     // Towards corner 2 from corner 0, slot 2 never beats slot 1 (it shares corner 2 with it).
-    expect(boneAtHit(mesh, 0, 0, 0.9, scratch)).toBe(11);
-    expect(boneAtHit(mesh, 1, 0.1, 0.1, scratch)).toBe(-1);
+    expect(boneAtHit(mesh, at(0, 0, 0.9), scratch)).toBe(11);
+    expect(boneAtHit(mesh, at(1, 0.1, 0.1), scratch)).toBe(-1);
   });
 
   it('a corner without weights counts its first joint', () => {
     const bare = { ...triangleMesh(), weights: new Float32Array(3 * MAX_INFLUENCES) };
     bare.joints.fill(0);
     bare.joints[8] = 2;
-    expect(boneAtHit(bare, 0, 0, 0.9, scratch)).toBe(12);
-    expect(boneAtHit(bare, 0, 0.1, 0.1, scratch)).toBe(10);
+    expect(boneAtHit(bare, at(0, 0, 0.9), scratch)).toBe(12);
+    expect(boneAtHit(bare, at(0, 0.1, 0.1), scratch)).toBe(10);
   });
 });
