@@ -5,7 +5,7 @@ import type { App } from '../app/app.ts';
  * - hover: while a mouse or pen rests over the canvas with no button pressed, a small label by the pointer
  *   names the bone weighing most at the surface point under it (app/bone-pick.ts); over empty space, while
  *   a button is held (a drag orbits or pans), and for touch there is no label;
- * - click: a press and release of the primary button (or a tap) that moved less than CLICK_SLOP CSS pixels,
+ * - click: a press and release of the primary button (or a tap) that never moved CLICK_SLOP CSS pixels away,
  *   without Shift and with no other pointer down, selects the bone under it for the weights view (`bone`,
  *   as the weights view's menu does) and the skeleton overlay's highlight. A click on empty space, or on a
  *   part weighted to no skinning bone (a rigid mesh), keeps the selection, as a click beside the model
@@ -42,6 +42,8 @@ export class BoneHover {
     parent.appendChild(this.label);
     const picker = app.picker;
     canvas.addEventListener('pointermove', (e) => {
+      // A press that wandered CLICK_SLOP away is a drag, even if it comes back.
+      if (e.pointerId === this.downId && Math.hypot(e.clientX - this.downX, e.clientY - this.downY) >= CLICK_SLOP) this.downId = -1;
       if (e.pointerType === 'touch' || e.buttons !== 0) {
         picker.leave();
         return;
