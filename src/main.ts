@@ -8,6 +8,8 @@ import { returnFocusAfterPanel } from './ui/panel-focus.ts';
 import { mountRecorder } from './ui/recorder.ts';
 import { NARROW_QUERY, Overlay } from './ui/overlay.ts';
 import { Timeline } from './ui/timeline.ts';
+import { installTimelineSeek } from './ui/timeline-seek.ts';
+import { BoneHover } from './ui/bone-hover.ts';
 import type { TangentCheck } from './render/tangent-check.ts';
 import type { Checks } from './app/checks.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
@@ -175,6 +177,8 @@ function start(): void {
   panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
   timeline = new Timeline(overlay.statsEl, app);
   freeView = trackFreeView(app, canvas, () => panel?.gui.domElement, overlay.statsEl, window.matchMedia(NARROW_QUERY));
+  installTimelineSeek(app, timeline, canvas);
+  const hover = new BoneHover(app, canvas, chrome);
 
   window.skinlab = {
     set: (params) => app.set(params),
@@ -210,6 +214,7 @@ function start(): void {
   const syncTime = (): void => {
     panel?.frame();
     timeline?.frame(performance.now());
+    hover.frame();
     requestAnimationFrame(syncTime);
   };
   requestAnimationFrame(syncTime);

@@ -3,6 +3,7 @@ import { OrbitCamera } from '../render/camera.ts';
 import { Renderer } from '../render/renderer.ts';
 import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.ts';
 import { benchSplit, frameProbe } from './bench-hooks.ts';
+import { BonePicker } from './bone-pick.ts';
 import type { FrameProbe } from './bench/window.ts';
 import { cameraSetting } from './camera-placement.ts';
 import { checkCompare } from './compare-state.ts';
@@ -43,6 +44,8 @@ export class App implements AppContext {
   readonly checks: Checks = new Checks(this);
   /** Holds `cor` and `ddm` back until their load-time data exists (deform-gate.ts). */
   readonly deform: DeformGate;
+  /** Hover and click picking of the model's bones (bone-pick.ts). */
+  readonly picker: BonePicker = new BonePicker(this);
   /** Context-wide GL resources; replaced by a new one after a context loss. */
   renderer: Renderer;
   current: LoadedModel | null = null;
@@ -167,6 +170,7 @@ export class App implements AppContext {
       if (params.bone !== undefined) state.bone = askedBone;
       const { node, why } = resolveBone(state, m, params.bone !== undefined);
       this.frame.boneNode = node;
+      if (params.bone !== undefined) this.frame.selectedBone = why || askedBone === '' ? null : state.bone;
       if (why) errors.push(why);
     }
     if (m && (params.morph !== undefined || params.morphTrack !== undefined || params.model !== undefined)) {
@@ -367,7 +371,7 @@ export class App implements AppContext {
 
   /** `info()` (docs/api.md#info). */
   info(): Record<string, unknown> {
-    return this.facts.info();
+    return { ...this.facts.info(), ...this.picker.facts(this.frame.selectedBone) };
   }
 
   /** `stats()` (docs/api.md#stats): figures over the last second, and the last one-time work; compare's right half with `half` 1. */

@@ -34,6 +34,8 @@ export class FrameDrawer {
   private wasSplit = false;
   /** state.bone resolved against the current model: a skeleton node, or -1 (App sets it). */
   boneNode = -1;
+  /** The bone name a click, the bone menu or `bone=` chose (null: none; App sets it): highlighted in the skeleton overlay while state.bone still names it. */
+  selectedBone: string | null = null;
   /**
    * [held, x, y]: while held is 1 the look-at chain follows the pointer at (x, y) in normalised device
    * coordinates (ui/input.ts writes it) instead of the camera.
@@ -53,6 +55,7 @@ export class FrameDrawer {
     grid: true,
     bindPose: false,
     bone: -1,
+    selectedBone: -1,
     morphs: 'slots',
     crowd: 1,
     crowdSpacing: 1,
@@ -143,6 +146,7 @@ export class FrameDrawer {
     o.grid = s.grid;
     o.bindPose = s.bindPose;
     o.bone = this.boneNode;
+    o.selectedBone = this.selectedBone !== null && this.selectedBone === s.bone ? this.boneNode : -1;
     o.morphs = s.morphs;
     o.crowd = s.crowd;
     o.crowdPath = s.crowdPath;

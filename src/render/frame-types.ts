@@ -30,6 +30,8 @@ export interface RenderOptions {
   bindPose: boolean;
   /** Skeleton node whose weights the `weights` view shows (-1: none). */
   bone: number;
+  /** Skeleton node the user selected (a click on the model, the bone menu, `bone=`): the skeleton overlay highlights it in every view (-1: none). */
+  selectedBone: number;
   /** How morph targets are applied (ignored for a model without targets). */
   morphs: MorphPath;
   /**

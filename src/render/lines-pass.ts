@@ -80,7 +80,8 @@ export class LinesPass {
 
   /**
    * The skeleton on top of everything, in the pose of node → model matrices `nodeModel`; segments touching
-   * node `highlight` (the weights view's bone; -1 none) in cyan. Leaves blending on (the caller resets it).
+   * node `highlight` (the weights view's bone, else the bone the user selected; -1 none) in cyan, and its
+   * joint drawn larger. Leaves blending on (the caller resets it).
    */
   drawSkeleton(model: ModelGpu, nodeModel: Float32Array, highlight: number, out: FrameFigures): void {
     const gl = this.gl;
@@ -97,10 +98,19 @@ export class LinesPass {
     this.style.apply();
     gl.drawArrays(gl.LINES, 0, model.boneLines.length / 7);
     u.line.u_round = 1;
-    u.line.u_pointSize = Math.max(4, 6 * (gl.drawingBufferHeight / 800));
+    const size = Math.max(4, 6 * (gl.drawingBufferHeight / 800));
+    u.line.u_pointSize = size;
     this.style.apply();
     gl.drawArrays(gl.POINTS, 0, model.boneLines.length / 7);
     out.drawCalls += 2;
+    // The highlighted joint again, larger: a short bone's cyan is hard to see otherwise. Its vertex is the
+    // second of its segment (fillBoneLines).
+    if (highlight >= 0 && highlight * 2 + 1 < model.boneLines.length / 7) {
+      u.line.u_pointSize = size * 2.2;
+      this.style.apply();
+      gl.drawArrays(gl.POINTS, highlight * 2 + 1, 1);
+      out.drawCalls++;
+    }
     gl.enable(gl.DEPTH_TEST);
   }
 }

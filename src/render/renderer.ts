@@ -284,7 +284,7 @@ export class Renderer {
 
     // Skeleton (bones and joints) on top of everything, in the pose drawn.
     if (opts.skeleton || opts.view === 'skeleton') {
-      this.lines.drawSkeleton(model, opts.bindPose ? model.bindPose.model : player.model, opts.view === 'weights' ? opts.bone : -1, out);
+      this.lines.drawSkeleton(model, opts.bindPose ? model.bindPose.model : player.model, opts.view === 'weights' ? opts.bone : opts.selectedBone, out);
     }
     gl.disable(gl.BLEND);
     gl.bindVertexArray(null);

@@ -2,7 +2,7 @@
  * The keyboard shortcuts, in one table: the key handler (input.ts) finds a pressed key's action here and
  * the help overlay (overlay.ts) lists the table row by row, so the two cannot drift apart. A key that is
  * not in the table does nothing. Also the pointer and touch gestures the help lists (touch.ts handles
- * them). Data only; no DOM.
+ * them; bone-hover.ts and timeline-seek.ts the last two). Data only; no DOM.
  */
 
 /** What a shortcut does; input.ts handles every one (its switch is exhaustive). */
@@ -77,4 +77,6 @@ export const GESTURES: readonly (readonly [string, string])[] = [
   ['two fingers', 'pinch to zoom, move to pan'],
   ['wheel', 'zoom'],
   ['double-click, double tap', 'frame the model'],
+  ['hover, click the model', 'name / select the bone there'],
+  ['click, drag the timeline', 'seek / scrub'],
 ];

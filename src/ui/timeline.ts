@@ -4,13 +4,14 @@ import type { App } from '../app/app.ts';
  * The tracks timeline under the stats box: one row per enabled track of the current model's controller,
  * its clip's span with a cursor at the track's time, its weight as the bar's fill, and its callback keys
  * (clip markers) as ticks that flash when they fire. Plain 2D canvas, no GL; drawn from the page's
- * animation-frame loop at most 30 times a second and only while shown. Hidden without a model or when
- * only one full-weight track plays with no markers (nothing a timeline would add).
+ * animation-frame loop at most 30 times a second and only while shown. Hidden without a model or a clip.
+ * Clicking and dragging it seeks (timeline-seek.ts), so it shows for a single clip too.
  */
 
-const ROW = 16;
-const WIDTH = 260;
-const LABEL = 86;
+/** Row height, canvas width and the label column's width before the bars, CSS pixels. */
+export const ROW = 16;
+export const WIDTH = 260;
+export const LABEL = 86;
 /** How long a fired marker stays lit (ms). */
 const FLASH_MS = 350;
 const MAX_ROWS = 8;
@@ -24,11 +25,13 @@ export class Timeline {
   private flashAt: Float64Array[] = [];
   private model: unknown = null;
   private visible = true;
+  /** Where the pointer hovers over the bars (CSS px from the left edge; -1: not over them): a seek guide is drawn there. */
+  hoverX = -1;
 
   constructor(parent: HTMLElement, private readonly app: App) {
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'timeline';
-    this.canvas.setAttribute('aria-label', 'Tracks timeline: each enabled track with its time and markers');
+    this.canvas.setAttribute('aria-label', 'Tracks timeline: each enabled track with its time and markers; click or drag to seek');
     this.canvas.width = WIDTH * devicePixelRatio;
     this.canvas.height = ROW * devicePixelRatio;
     this.canvas.style.width = `${WIDTH}px`;
@@ -70,14 +73,11 @@ export class Timeline {
     if (now - this.lastDraw < 33) return;
     this.lastDraw = now;
     let rows = 0;
-    let markers = 0;
     for (let t = 0; t < c.trackCount && rows < MAX_ROWS; t++) {
       if (!c.trackEnabled(t) || c.trackClip(t) < 0) continue;
       rows++;
-      markers += c.markerCount(c.trackClip(t));
     }
-    const single = rows === 1 && c.trackWeight(firstEnabled(c)) === 1 && markers === 0;
-    this.canvas.hidden = rows === 0 || single;
+    this.canvas.hidden = rows === 0;
     if (this.canvas.hidden) return;
     const dpr = devicePixelRatio;
     const h = rows * ROW;
@@ -119,10 +119,23 @@ export class Timeline {
       g.fillRect(cx - 1, y + 1, 2, ROW - 2);
       y += ROW;
     }
+    if (this.hoverX >= LABEL) {
+      // Cyan, unlike the grey markers and the white cursor; a notch at the top of each row.
+      const gx = Math.min(this.hoverX, WIDTH - 2);
+      g.fillStyle = 'rgba(120,225,255,0.85)';
+      g.fillRect(gx - 0.5, 0, 1, h);
+      for (let r = 0; r < h; r += ROW) g.fillRect(gx - 2.5, r, 5, 2);
+    }
   }
 }
 
-function firstEnabled(c: { trackCount: number; trackEnabled(t: number): boolean; trackClip(t: number): number }): number {
-  for (let t = 0; t < c.trackCount; t++) if (c.trackEnabled(t) && c.trackClip(t) >= 0) return t;
-  return 0;
+/** The track drawn in row `row` (frame()'s rule: enabled tracks with a clip, in order, MAX_ROWS at most), or -1. */
+export function trackOfRow(c: { trackCount: number; trackEnabled(t: number): boolean; trackClip(t: number): number }, row: number): number {
+  let r = 0;
+  for (let t = 0; t < c.trackCount && r < MAX_ROWS; t++) {
+    if (!c.trackEnabled(t) || c.trackClip(t) < 0) continue;
+    if (r === row) return t;
+    r++;
+  }
+  return -1;
 }
