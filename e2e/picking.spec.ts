@@ -18,6 +18,29 @@ async function cyanPixels(page: Page): Promise<number> {
   return n;
 }
 
+/** The model's screen box (canvas pixels): pixels unlike the background, the floor off, the overlays' rectangles left out. */
+async function modelBox(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
+  await page.evaluate(() => window.skinlab.set({ grid: 0 }));
+  const png = PNG.sync.read(await page.locator('#view').screenshot());
+  await page.evaluate(() => window.skinlab.set({ grid: 1 }));
+  const covers = await page.evaluate(() =>
+    ['.lil-gui', '#stats'].map((q) => document.querySelector(q)?.getBoundingClientRect()).filter((r) => r !== undefined).map((r) => [r!.left, r!.top, r!.right, r!.bottom]),
+  );
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      if (covers.some(([l, t, r, b]) => x >= l! - 2 && x <= r! + 2 && y >= t! - 2 && y <= b! + 2)) continue;
+      const i = (y * png.width + x) * 4;
+      if (Math.abs(png.data[i]! - 27) + Math.abs(png.data[i + 1]! - 29) + Math.abs(png.data[i + 2]! - 34) <= 30) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+  }
+  return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
 /** The hovered and selected bones, the weights view's bone, and the camera's yaw. */
 async function picked(page: Page): Promise<{ hover: string | null; selected: string | null; bone: string; yaw: number; names: string[] }> {
   return page.evaluate(() => {
@@ -30,9 +53,11 @@ test('hovering names the bone under the pointer, a click selects it, a drag orbi
   const con = watchConsole(page);
   await openApp(page, '?t=0.5&skeleton=1');
   const view = (await page.locator('#view').boundingBox())!;
-  // The framed Walker stands in the middle of the view, head near the top, feet near the bottom: the torso.
-  const x = view.x + view.width / 2;
-  const y = view.y + view.height * 0.38;
+  // The torso of the Walker, framed into the area the panel and the stats box leave free: the middle of its
+  // silhouette outside those two, 30 % down from the top of the head.
+  const box = await modelBox(page);
+  const x = view.x + box.x + box.width / 2;
+  const y = view.y + box.y + box.height * 0.3;
   const label = page.locator('.bone-label');
   await page.mouse.move(x, y);
   await expect.poll(async () => (await picked(page)).hover).not.toBeNull();
