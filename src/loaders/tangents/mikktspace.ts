@@ -1,5 +1,6 @@
 /**
- * The reference MikkTSpace (the `mikktspace` package: Morten Mikkelsen's algorithm built to WebAssembly),
+ * MikkTSpace (the `mikktspace` package: the mikktspace crate, a port of Morten Mikkelsen's reference code, built
+ * to WebAssembly),
  * loaded only when a model needs generated tangents (dynamic import: the page's bundle keeps it in a chunk of
  * its own), once per JS realm.
  *

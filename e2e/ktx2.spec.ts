@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { PNG } from 'pngjs';
+import { openApp, watchConsole } from './helpers.ts';
+
+/**
+ * KHR_texture_basisu in the page: facecap.glb (../shared/corpus-materials: a KTX2/ETC1S face texture with
+ * EXT_meshopt_compression, KHR_mesh_quantization and 52 morph targets) draws with its texture transcoded by the
+ * Basis transcoder: no warning about KTX2 or a checker, and the face's pixels are skin greys, not the magenta /
+ * dark-grey checker that stands in for a texture that could not be decoded.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const DIR = process.env.CORPUS_MATERIALS_DIR ?? join(here, '..', '..', 'shared', 'corpus-materials');
+const FACECAP = join(DIR, 'facecap.glb');
+const HAVE = existsSync(FACECAP);
+if (!HAVE) console.warn(`[skinlab e2e] SKIPPING the KTX2 test: no ${FACECAP} (set CORPUS_MATERIALS_DIR)`);
+
+test('facecap.glb: its KTX2 texture is transcoded and drawn, not the checker; no KTX2 warning', async ({ page }) => {
+  test.skip(!HAVE, `no ${FACECAP}`);
+  await page.setViewportSize({ width: 200, height: 160 });
+  const con = watchConsole(page);
+  await page.route('**/corpus-materials/facecap.glb', (route) => route.fulfill({ body: readFileSync(FACECAP), contentType: 'application/octet-stream' }));
+  await openApp(page, '?gui=0&grid=0&shadows=0&t=0&model=corpus-materials/facecap.glb');
+  const info = await page.evaluate(() => window.skinlab.info());
+  expect((info.warnings as string[]).filter((w) => /ktx2|basis|checker/i.test(w))).toEqual([]);
+  const png = PNG.sync.read(await page.locator('#view').screenshot());
+  let model = 0;
+  let magenta = 0;
+  let grey = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+    if (Math.abs(r - 27) + Math.abs(g - 29) + Math.abs(b - 34) <= 30) continue; // background
+    model++;
+    if (r > 120 && b > 120 && g < 0.5 * Math.min(r, b)) magenta++;
+    if (Math.max(r, g, b) - Math.min(r, g, b) < 40 && r > 60) grey++;
+  }
+  expect(model, 'the face covers part of the canvas').toBeGreaterThan(0.05 * png.width * png.height);
+  expect(magenta, 'checker-magenta pixels').toBeLessThan(0.01 * model);
+  expect(grey, 'lit skin-grey pixels').toBeGreaterThan(0.5 * model);
+  expect(con.errors).toEqual([]);
+});
