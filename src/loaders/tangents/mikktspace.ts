@@ -1,8 +1,7 @@
 /**
  * MikkTSpace (the `mikktspace` package: the mikktspace crate, a port of Morten Mikkelsen's reference code, built
- * to WebAssembly),
- * loaded only when a model needs generated tangents (dynamic import: the page's bundle keeps it in a chunk of
- * its own), once per JS realm.
+ * to WebAssembly), loaded only when a model needs generated tangents (dynamic import: the page's bundle keeps
+ * it in a chunk of its own), once per JS realm.
  *
  * - Node (CLIs, tests): the package's CommonJS entry (Node's resolution of `mikktspace`), which reads its .wasm
  *   beside itself.
