@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { openApp, watchConsole } from './helpers.ts';
 
@@ -18,10 +18,27 @@ const FACECAP = join(DIR, 'facecap.glb');
 const HAVE = existsSync(FACECAP);
 if (!HAVE) console.warn(`[skinlab e2e] SKIPPING the KTX2 test: no ${FACECAP} (set CORPUS_MATERIALS_DIR)`);
 
-test('facecap.glb: its KTX2 texture is transcoded and drawn, not the checker; no KTX2 warning', async ({ page }) => {
-  test.skip(!HAVE, `no ${FACECAP}`);
+/**
+ * Opens facecap with the compressed-texture extensions in `hide` answered null (as on a device without them),
+ * and records the internal formats of compressed uploads; checks the warnings and the face's pixels.
+ */
+async function drawFacecap(page: Page, hide: string[]): Promise<number[]> {
   await page.setViewportSize({ width: 200, height: 160 });
   const con = watchConsole(page);
+  await page.addInitScript((names: string[]) => {
+    const proto = WebGL2RenderingContext.prototype;
+    const get = proto.getExtension;
+    const upload = proto.compressedTexImage2D;
+    const seen: number[] = [];
+    (window as unknown as { compressedFormats: number[] }).compressedFormats = seen;
+    proto.getExtension = function (this: WebGL2RenderingContext, name: string) {
+      return names.includes(name) ? null : (get as (this: WebGL2RenderingContext, n: string) => unknown).call(this, name);
+    } as typeof proto.getExtension;
+    proto.compressedTexImage2D = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+      if (!seen.includes(args[2] as number)) seen.push(args[2] as number);
+      return (upload as (...a: unknown[]) => void).apply(this, args);
+    } as typeof proto.compressedTexImage2D;
+  }, hide);
   await page.route('**/corpus-materials/facecap.glb', (route) => route.fulfill({ body: readFileSync(FACECAP), contentType: 'application/octet-stream' }));
   await openApp(page, '?gui=0&grid=0&shadows=0&t=0&model=corpus-materials/facecap.glb');
   const info = await page.evaluate(() => window.skinlab.info());
@@ -41,4 +58,23 @@ test('facecap.glb: its KTX2 texture is transcoded and drawn, not the checker; no
   expect(magenta, 'checker-magenta pixels').toBeLessThan(0.01 * model);
   expect(grey, 'lit skin-grey pixels').toBeGreaterThan(0.5 * model);
   expect(con.errors).toEqual([]);
+  return page.evaluate(() => (window as unknown as { compressedFormats: number[] }).compressedFormats);
+}
+
+test.describe('KTX2 textures in the page', () => {
+  test.skip(!HAVE, `no ${FACECAP}`);
+
+  test('facecap.glb: its KTX2 texture is transcoded and drawn, not the checker; no KTX2 warning', async ({ page }) => {
+    const formats = await drawFacecap(page, []);
+    expect(formats.length, 'one compressed format uploaded (SwiftShader has ETC2, BC7, S3TC and ASTC)').toBe(1);
+  });
+
+  test('facecap.glb on a device with BC7 but no ETC2 or ASTC (desktop GPUs): uploaded as BC7', async ({ page }) => {
+    expect(await drawFacecap(page, ['WEBGL_compressed_texture_etc', 'WEBGL_compressed_texture_astc'])).toEqual([0x8e8c]);
+  });
+
+  test('facecap.glb on a device without compressed formats: RGBA8', async ({ page }) => {
+    const all = ['WEBGL_compressed_texture_etc', 'WEBGL_compressed_texture_astc', 'EXT_texture_compression_bptc', 'WEBGL_compressed_texture_s3tc'];
+    expect(await drawFacecap(page, all)).toEqual([]);
+  });
 });
