@@ -200,6 +200,29 @@ describe('MikkTSpace tangents', () => {
     expect(Array.from(w1.tangents.subarray(0, 4))).toEqual([1, 0, 0, 1]);
   });
 
+  it('a .x mesh whose material names a normal map (EffectInstance) and has no tangents gets them too', async () => {
+    // A strip of 3 columns × 2 rows with u running 0 → 1 → 0 (mirrored): the middle column's 2 vertices split.
+    const x = `xof 0303txt 0032
+Mesh strip {
+ 6; -1.0;0.0;0.0;, 0.0;0.0;0.0;, 1.0;0.0;0.0;, -1.0;1.0;0.0;, 0.0;1.0;0.0;, 1.0;1.0;0.0;;
+ 4; 3;0,4,1;, 3;0,3,4;, 3;1,5,2;, 3;1,4,5;;
+ MeshNormals { 6; 0.0;0.0;-1.0;, 0.0;0.0;-1.0;, 0.0;0.0;-1.0;, 0.0;0.0;-1.0;, 0.0;0.0;-1.0;, 0.0;0.0;-1.0;;
+  4; 3;0,4,1;, 3;0,3,4;, 3;1,5,2;, 3;1,4,5;; }
+ MeshTextureCoords { 6; 0.0;1.0;, 1.0;1.0;, 0.0;1.0;, 0.0;0.0;, 1.0;0.0;, 0.0;0.0;; }
+ MeshMaterialList { 1; 4; 0,0,0,0;
+  Material { 1.0;1.0;1.0;1.0;; 10.0; 0.0;0.0;0.0;; 0.0;0.0;0.0;;
+   EffectInstance { "bump.fx"; EffectParamString { "NormalMap"; "strip_n.png"; } }
+  }
+ }
+}
+`;
+    const scene = await loadModelAsync('strip.x', new TextEncoder().encode(x));
+    expect(scene.materials[0]!.normalMap).toBe('strip_n.png');
+    expect(scene.tangentsGenerated).toBe(1);
+    expect(scene.meshes[0]!.vertexCount).toBe(8);
+    expectMikkFrames(scene.meshes[0]!);
+  });
+
   const michelle = '../shared/corpus-materials/Michelle.glb';
   it.skipIf(!existsSync(michelle))(`Michelle.glb gets tangents, no warning about them${existsSync(michelle) ? '' : ` (SKIPPED: ${michelle} absent)`}`, async () => {
     const scene = await loadModelAsync('Michelle.glb', new Uint8Array(readFileSync(michelle)));
