@@ -3,7 +3,7 @@ import { runKtx2Fuzz } from './ktx2-fuzz.ts';
 
 /**
  * The KTX2 decoder under the seeded mutation fuzzer (ktx2-fuzz.ts): every mutant of the made-up UASTC and
- * ETC1S seeds decodes or is refused with a "corrupt KTX2" / "unsupported KTX2" message (the page's warning
+ * ETC1S seeds and of the encoded fixtures (test/fixtures/ktx2) decodes or is refused with a "corrupt KTX2" / "unsupported KTX2" message (the page's warning
  * before it draws the checker), in time and within the size limits. A fixed number of cases for a fixed seed
  * (SKINLAB_FUZZ_KTX2_CASES, SKINLAB_FUZZ_SEED); longer runs: `npm run fuzz` (KTX2 included).
  */

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createDefaultContainer, KHR_DF_MODEL_ETC1S, KHR_DF_MODEL_UASTC, KHR_SUPERCOMPRESSION_BASISLZ, write } from 'ktx-parse';
 import { DEFAULT_LIMITS } from '../../src/loaders/textures/image.ts';
 import { decodeKtx2, type Ktx2Support } from '../../src/loaders/textures/ktx2.ts';
@@ -6,8 +9,9 @@ import { caseRng, type Rng } from './rng.ts';
 
 /**
  * The KTX2 decoder (src/loaders/textures/ktx2.ts: ktx-parse's checks, then Binomial's transcoder) under seeded
- * mutation. Seeds are made here with ktx-parse (no texture file is shipped): UASTC images with a full and a
- * partial mip chain whose blocks are seeded noise, and an ETC1S/BasisLZ image with made-up global data.
+ * mutation. Seeds: made here with ktx-parse, UASTC images with a full and a partial mip chain whose blocks are
+ * seeded noise and an ETC1S/BasisLZ image with made-up global data; and the two encoded images of
+ * test/fixtures/ktx2 (real ETC1S + BasisLZ and UASTC + Zstd data).
  * Mutations: bit flips, byte runs, header and level-index fields set to edge values (0, 1, 2^31, 2^32 − 1,
  * sizes near the file's), truncation. Each input must decode or throw an Error whose message starts
  * "corrupt KTX2" or "unsupported KTX2" (the page then shows the checker with that warning), within `slowMs`
@@ -76,13 +80,16 @@ function etc1s(size: number, r: Rng): Uint8Array {
   return write(c);
 }
 
-/** The seeds, the same on every run. */
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'ktx2');
+
+/** The seeds, the same on every run: the made-up ones, then the encoded fixtures of test/fixtures/ktx2. */
 export function ktx2Seeds(): readonly Ktx2Case[] {
   const r = caseRng(20261127, -2);
   return [
     { label: 'uastc-16-full', bytes: uastc(16, 5, r) },
     { label: 'uastc-12-partial', bytes: uastc(12, 2, r) },
     { label: 'etc1s-8', bytes: etc1s(8, r) },
+    ...['quadrants-etc1s.ktx2', 'quadrants-uastc.ktx2'].map((f) => ({ label: f, bytes: new Uint8Array(readFileSync(join(FIXTURES, f))) })),
   ];
 }
 

@@ -1,13 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModelAsync } from '../../src/loaders/load-model.ts';
+import { decodeDxt } from '../../src/loaders/textures/dxt.ts';
 import { DEFAULT_LIMITS, mipSize } from '../../src/loaders/textures/image.ts';
 import { chooseTarget, decodeKtx2, levelBytes, NO_COMPRESSION, type Ktx2Support } from '../../src/loaders/textures/ktx2.ts';
 import { ktx2Seeds } from '../fuzz/ktx2-fuzz.ts';
 
 /**
  * KTX2 / Basis Universal (src/loaders/textures/ktx2.ts): the target chosen per device, every level transcoded
- * at its size, hostile headers refused before anything is allocated, and facecap.glb's ETC1S face texture
+ * at its size, the fixtures' pixels (test/fixtures/ktx2: ETC1S and UASTC + Zstd quadrants) read back as encoded,
+ * top row first, hostile headers refused before anything is allocated, and facecap.glb's ETC1S face texture
  * (../shared/corpus-materials; skipped with a message when absent) decoded to every target.
  */
 
@@ -23,6 +26,24 @@ describe('KTX2 decoding', () => {
     expect(chooseTarget('uastc', false, { ...NO_COMPRESSION, bc7: true, s3tc: true }, 66, 64)).toBe('rgba8');
     expect(chooseTarget('uastc', false, NO_COMPRESSION, 64, 64)).toBe('rgba8');
   });
+
+  const QUADRANTS = [[200, 40, 40], [40, 180, 60], [50, 70, 200], [220, 210, 190]];
+  for (const file of ['quadrants-etc1s.ktx2', 'quadrants-uastc.ktx2']) {
+    it(`${file}: every level, and the quadrants' colours as encoded, top row first (RGBA8 and BC1 decoded back)`, async () => {
+      const bytes = new Uint8Array(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'ktx2', file)));
+      for (const support of [NO_COMPRESSION, { ...NO_COMPRESSION, s3tc: true }]) {
+        const image = await decodeKtx2(bytes, support, DEFAULT_LIMITS);
+        expect([image.width, image.height, image.levels.length, image.hasAlpha]).toEqual([32, 32, 6, false]);
+        const base = image.levels[0]!;
+        const rgba = image.target === 'rgba8' ? base.data : decodeDxt('dxt1', 32, 32, base.data);
+        expect(image.target).toBe(support.s3tc ? 'bc1' : 'rgba8');
+        [[4, 4], [27, 4], [4, 27], [27, 27]].forEach(([x, y], q) => {
+          const at = (y! * 32 + x!) * 4;
+          for (let c = 0; c < 3; c++) expect(Math.abs(rgba[at + c]! - QUADRANTS[q]![c]!), `${file} ${image.target} quadrant ${q} channel ${c}`).toBeLessThanOrEqual(12);
+        });
+      }
+    });
+  }
 
   it('transcodes every level of a UASTC image with a partial chain, at its size, for each target', async () => {
     const seed = ktx2Seeds().find((s) => s.label === 'uastc-12-partial')!.bytes;
