@@ -25,6 +25,10 @@ describe('KTX2 decoding', () => {
     expect(chooseTarget('uastc', false, { ...NO_COMPRESSION, s3tc: true }, 64, 64)).toBe('bc1');
     expect(chooseTarget('uastc', false, { ...NO_COMPRESSION, bc7: true, s3tc: true }, 66, 64)).toBe('rgba8');
     expect(chooseTarget('uastc', false, NO_COMPRESSION, 64, 64)).toBe('rgba8');
+    // 12x12 → 6x6: the second level is not a multiple of 4, so no BC (WebGL refuses it); one level is fine.
+    expect(chooseTarget('uastc', false, { ...NO_COMPRESSION, bc7: true, s3tc: true }, 12, 12, 2)).toBe('rgba8');
+    expect(chooseTarget('uastc', false, { ...NO_COMPRESSION, bc7: true }, 12, 12, 1)).toBe('bc7');
+    expect(chooseTarget('uastc', false, { ...NO_COMPRESSION, bc7: true }, 16, 16, 5)).toBe('bc7');
   });
 
   const QUADRANTS = [[200, 40, 40], [40, 180, 60], [50, 70, 200], [220, 210, 190]];
@@ -49,6 +53,7 @@ describe('KTX2 decoding', () => {
     const seed = ktx2Seeds().find((s) => s.label === 'uastc-12-partial')!.bytes;
     for (const support of [ALL, { ...NO_COMPRESSION, bc7: true }, { ...NO_COMPRESSION, etc2: true }, NO_COMPRESSION]) {
       const image = await decodeKtx2(seed, support, DEFAULT_LIMITS);
+      if (support.bc7 && !support.astc) expect(image.target, '12 → 6 is no BC chain').toBe('rgba8');
       expect([image.width, image.height, image.codec]).toEqual([12, 12, 'uastc']);
       expect(image.levels.map((l) => [l.width, l.height, l.data.length])).toEqual(
         [0, 1].map((i) => [mipSize(12, i), mipSize(12, i), levelBytes(image.target, mipSize(12, i), mipSize(12, i))]),

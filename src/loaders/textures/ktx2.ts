@@ -67,10 +67,13 @@ export function levelBytes(target: Ktx2Target, width: number, height: number): n
 /**
  * The target for an image: the best the device samples for the codec (UASTC: ASTC, BC7, ETC2, S3TC — in
  * quality order; ETC1S: ETC2, BC7, S3TC, ASTC — the ones it transcodes to fastest first), RGBA8 when none.
- * BC formats need a size that is a multiple of 4 in WebGL, so other sizes skip them.
+ * WebGL takes BC levels whose sides are multiples of 4 (or below 4 after level 0), so other chains of `levels`
+ * levels (12x12 → 6x6) skip them.
  */
-export function chooseTarget(codec: 'etc1s' | 'uastc', hasAlpha: boolean, support: Ktx2Support, width: number, height: number): Ktx2Target {
-  const bcOk = width % 4 === 0 && height % 4 === 0;
+export function chooseTarget(codec: 'etc1s' | 'uastc', hasAlpha: boolean, support: Ktx2Support, width: number, height: number, levels = 1): Ktx2Target {
+  const blockable = (n: number, i: number): boolean => n % 4 === 0 || (i > 0 && n < 4);
+  let bcOk = true;
+  for (let i = 0; i < levels; i++) bcOk &&= blockable(mipSize(width, i), i) && blockable(mipSize(height, i), i);
   const etc2: Ktx2Target | null = support.etc2 ? (hasAlpha ? 'etc2-rgba' : 'etc2-rgb') : null;
   const bc7: Ktx2Target | null = support.bc7 && bcOk ? 'bc7' : null;
   const s3tc: Ktx2Target | null = support.s3tc && bcOk ? (hasAlpha ? 'bc3' : 'bc1') : null;
@@ -132,7 +135,7 @@ export async function decodeKtx2(bytes: Uint8Array, support: Ktx2Support, limits
       throw new Error('corrupt KTX2: the Basis transcoder reads the header differently');
     }
     const hasAlpha = file.getHasAlpha();
-    const target = chooseTarget(header.codec, hasAlpha, support, header.width, header.height);
+    const target = chooseTarget(header.codec, hasAlpha, support, header.width, header.height, header.levels);
     const format = basis.transcoder_texture_format[FORMATS[target].name]?.value;
     if (format === undefined) throw new Error(`the Basis transcoder has no ${FORMATS[target].name}`);
     if (!file.startTranscoding()) throw new Error('corrupt KTX2: the Basis transcoder cannot start on it');
