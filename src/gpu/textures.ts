@@ -1,6 +1,7 @@
 import { decodeTextureFile } from '../loaders/textures/decode.ts';
 import { decodeDxt, type BlockFormat } from '../loaders/textures/dxt.ts';
 import { DEFAULT_LIMITS, fullMipCount, type DecodeLimits, type MipLevel, type TextureImage } from '../loaders/textures/image.ts';
+import type { Ktx2Image, Ktx2Support } from '../loaders/textures/ktx2.ts';
 import type { SceneImage } from '../model/types.ts';
 import { ktx2Support, prepareKtx2, uploadKtx2 } from './ktx2-upload.ts';
 
@@ -45,7 +46,7 @@ export function isKtx2(bytes: Uint8Array): boolean {
 type Prepared =
   | { readonly ok: true; readonly image: TextureImage }
   | { readonly ok: true; readonly bitmap: ImageBitmap }
-  | { readonly ok: true; readonly basis: import('../loaders/textures/ktx2.ts').Ktx2Image }
+  | { readonly ok: true; readonly basis: Ktx2Image }
   | { readonly ok: false; readonly reason: string };
 
 /**
@@ -143,7 +144,7 @@ export function uploadMaterialTextures(
 }
 
 /** Fetches and decodes one file; every failure becomes a reason. */
-async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits, support: ReturnType<typeof ktx2Support>): Promise<Prepared> {
+async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits, support: Ktx2Support): Promise<Prepared> {
   const bytes = await companions(name).catch(() => null);
   if (!bytes) return { ok: false, reason: 'was not found next to the model' };
   if (isKtx2(bytes)) return prepareKtx2(bytes, support, limits);

@@ -5,8 +5,8 @@ import { withGroupedWarnings } from './group-warnings.ts';
 import { parseM3d } from './m3d/parse-m3d.ts';
 import { readX } from './x/read-x.ts';
 import { xToScene } from './x/x-scene.ts';
-import { sceneNeedsTangents, withGeneratedTangents } from './tangents/generate-tangents.ts';
 import { describeBytes, looksBinary, sniffFormat } from './sniff.ts';
+import { sceneNeedsTangents, withGeneratedTangents } from './tangents/generate-tangents.ts';
 
 /**
  * The single entry point from bytes to a validated Scene, shared by the page, `inspect`, the tests and
