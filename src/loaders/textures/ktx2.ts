@@ -89,7 +89,7 @@ export function checkKtx2(bytes: Uint8Array, limits: DecodeLimits): { codec: 'et
   try {
     ktx = read(bytes);
   } catch (e) {
-    throw new Error(`corrupt KTX2: ${(e as Error).message}`, { cause: e });
+    throw new Error(`corrupt KTX2: the container cannot be read (${(e as Error).message})`, { cause: e });
   }
   const unsupported = (what: string): never => {
     throw new UnsupportedImageError(`unsupported KTX2: ${what}`);
