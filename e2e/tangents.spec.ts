@@ -1,13 +1,14 @@
 import { Document, WebIO } from '@gltf-transform/core';
 import { expect, test } from '@playwright/test';
 import { encodePng } from '../src/loaders/textures/png-encode.ts';
-import { openApp, watchConsole } from './helpers.ts';
+import { openApp, waitState, watchConsole } from './helpers.ts';
 
 /**
  * MikkTSpace in the page: a normal-mapped strip without TANGENT, made here with gltf-transform, whose u runs
  * 0 → 1 → 0 across its three columns (mirrored UVs), loads through the parse worker, which fetches the
  * mikktspace WebAssembly under the page's CSP: the mesh gets tangents (`info().tangentsGenerated`), the middle
- * column's 2 vertices are split (6 → 8 vertices), no warning and no console error.
+ * column's 2 vertices are split (6 → 8 vertices), no warning and no console error; and the same on the page's
+ * thread when the worker cannot start.
  */
 
 async function mirroredStrip(): Promise<Uint8Array> {
@@ -26,7 +27,7 @@ async function mirroredStrip(): Promise<Uint8Array> {
   return new WebIO().writeBinary(doc);
 }
 
-test('a normal-mapped glTF without tangents gets MikkTSpace tangents in the parse worker', async ({ page }) => {
+test('a normal-mapped glTF without tangents gets MikkTSpace tangents in the parse worker and on the page', async ({ page }) => {
   await page.setViewportSize({ width: 160, height: 120 });
   const con = watchConsole(page);
   const glb = await mirroredStrip();
@@ -37,5 +38,13 @@ test('a normal-mapped glTF without tangents gets MikkTSpace tangents in the pars
   expect(info.tangentsGenerated).toBe(1);
   expect(info.vertices).toBe(8);
   expect((info.parse as { where: string }).where).toBe('worker');
+  // No worker: MikkTSpace's WebAssembly compiles on the page, under the same policy.
+  await page.route('**/parse-worker*', (route) => route.abort());
+  await page.evaluate(() => window.skinlab.set({ model: 'default' }));
+  await page.evaluate(() => window.skinlab.set({ model: 'fixtures-made/strip.glb' }));
+  expect(await waitState(page, 'ready|error')).toBe('ready');
+  const main = await page.evaluate(() => window.skinlab.info());
+  expect((main.parse as { where: string }).where).toBe('main');
+  expect([main.tangentsGenerated, main.vertices, main.warnings]).toEqual([1, 8, []]);
   expect(con.errors).toEqual([]);
 });
