@@ -57,7 +57,7 @@ test('the scripts of the build under test build no code from strings (eval, new 
   const found: string[] = [];
   for (const f of scripts) {
     const text = readFileSync(join(assets, f), 'utf8');
-    for (const re of [/(?<![\w$.])eval\s*\(/g, /\bnew\s+Function\s*\(/g, /(?<![\w$.])Function\s*\(\s*["'`]/g, /\bset(?:Timeout|Interval)\s*\(\s*["'`]/g]) {
+    for (const re of [/(?<![\w$.])eval\s*\(/g, /\bnew\s+Function\s*\(/g, /(?<![\w$.])Function\s*\(\s*["'`]/g, /\bset(?:Timeout|Interval)\s*\(\s*["'`]/g, /[(,]\s*Function\s*[,)]/g]) {
       for (const m of text.matchAll(re)) found.push(`${f}: …${text.slice(Math.max(0, m.index - 40), m.index + 40)}…`);
     }
   }

@@ -163,6 +163,8 @@ export class Facts {
       /** The file's format as `inspect` names it ('x-text', 'm3d', 'gltf', 'glb', …), and the images it carries (glTF). */
       format: scene?.format ?? null,
       images: scene?.images?.length ?? 0,
+      /** Meshes given MikkTSpace tangents at load (normal-mapped, no tangents in the file). */
+      tangentsGenerated: scene?.tangentsGenerated ?? 0,
       vertices: scene?.meshes.reduce((n, x) => n + x.vertexCount, 0) ?? 0,
       triangles: scene?.meshes.reduce((n, x) => n + x.indices.length / 3, 0) ?? 0,
       meshes: scene?.meshes.length ?? 0,

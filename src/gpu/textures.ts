@@ -1,12 +1,14 @@
 import { decodeTextureFile } from '../loaders/textures/decode.ts';
 import { decodeDxt, type BlockFormat } from '../loaders/textures/dxt.ts';
 import { DEFAULT_LIMITS, fullMipCount, type DecodeLimits, type MipLevel, type TextureImage } from '../loaders/textures/image.ts';
+import type { Ktx2Image, Ktx2Support } from '../loaders/textures/ktx2.ts';
 import type { SceneImage } from '../model/types.ts';
+import { ktx2Support, prepareKtx2, uploadKtx2 } from './ktx2-upload.ts';
 
 /**
  * Material textures: fetch (an image embedded in the model first: withEmbeddedImages), decode, upload. PNG, JPEG, BMP, GIF and WebP go through the browser's
  * decoders; DDS and TGA through src/loaders/textures. DXT data is uploaded compressed when the device
- * has WEBGL_compressed_texture_s3tc and decoded to RGBA8 on the CPU otherwise.
+ * has WEBGL_compressed_texture_s3tc and decoded to RGBA8 on the CPU otherwise. KTX2: ktx2-upload.ts.
  *
  * Orientation: no Y flip anywhere. D3D texture coordinates put v = 0 at the top of the image and every
  * decoder delivers the top row first, so the first row uploaded is v = 0.
@@ -33,7 +35,7 @@ export function withEmbeddedImages(images: readonly SceneImage[] | undefined, co
   return (name) => Promise.resolve(byName.get(name) ?? byName.get(name.trim())).then((bytes) => bytes ?? companions(name));
 }
 
-/** KTX2's 12-byte identifier («KTX 20»\r\n\x1A\n): glTF's KHR_texture_basisu images, which no decoder here reads. */
+/** KTX2's 12-byte identifier («KTX 20»\r\n\x1A\n): glTF's KHR_texture_basisu images (transcoded by ktx2-upload.ts). */
 const KTX2_MAGIC = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a];
 
 export function isKtx2(bytes: Uint8Array): boolean {
@@ -44,7 +46,8 @@ export function isKtx2(bytes: Uint8Array): boolean {
 type Prepared =
   | { readonly ok: true; readonly image: TextureImage }
   | { readonly ok: true; readonly bitmap: ImageBitmap }
-  | { readonly ok: false; readonly reason: string; readonly ktx2?: true };
+  | { readonly ok: true; readonly basis: Ktx2Image }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * Loads the diffuse map of every material. Returns one entry per material: null for a material without
@@ -91,7 +94,8 @@ export async function prepareMaterialTextures(
   const limits: DecodeLimits = { ...DEFAULT_LIMITS, maxDimension: Math.min(DEFAULT_LIMITS.maxDimension, maxSize || DEFAULT_LIMITS.maxDimension) };
   const names = [...new Set(materials.map((m) => m.diffuseMap?.trim()).filter((n): n is string => !!n))];
   const prepared = new Map<string, Prepared>();
-  await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits))));
+  const support = ktx2Support(gl);
+  await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits, support))));
   return prepared;
 }
 
@@ -123,9 +127,8 @@ export function uploadMaterialTextures(
       if (!name) return null;
       const p = prepared.get(name)!;
       try {
-        if (p.ok) return 'image' in p ? uploadTextureImage(gl, p.image, s3tc) : uploadBitmap(gl, p.bitmap);
-        // A KTX2 image the loader has already warned about (KHR_texture_basisu) gets no second warning.
-        if (!(p.ktx2 && warnings.some((w) => w.includes('KHR_texture_basisu')))) warn(`texture '${name}' ${p.reason}; showing a checker`);
+        if (p.ok) return 'image' in p ? uploadTextureImage(gl, p.image, s3tc) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
+        warn(`texture '${name}' ${p.reason}; showing a checker`);
       } catch (e) {
         warn(`texture '${name}' could not be uploaded: ${(e as Error).message}; showing a checker`);
       }
@@ -141,10 +144,10 @@ export function uploadMaterialTextures(
 }
 
 /** Fetches and decodes one file; every failure becomes a reason. */
-async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits): Promise<Prepared> {
+async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits, support: Ktx2Support): Promise<Prepared> {
   const bytes = await companions(name).catch(() => null);
   if (!bytes) return { ok: false, reason: 'was not found next to the model' };
-  if (isKtx2(bytes)) return { ok: false, reason: 'is a KTX2 (Basis Universal) image, which skinlab cannot decode', ktx2: true };
+  if (isKtx2(bytes)) return prepareKtx2(bytes, support, limits);
   let decoded;
   try {
     decoded = decodeTextureFile(bytes, name, limits);

@@ -6,6 +6,7 @@ import { parseM3d } from './m3d/parse-m3d.ts';
 import { readX } from './x/read-x.ts';
 import { xToScene } from './x/x-scene.ts';
 import { describeBytes, looksBinary, sniffFormat } from './sniff.ts';
+import { sceneNeedsTangents, withGeneratedTangents } from './tangents/generate-tangents.ts';
 
 /**
  * The single entry point from bytes to a validated Scene, shared by the page, `inspect`, the tests and
@@ -24,16 +25,31 @@ export const MODEL_EXTENSIONS = ['.x', '.m3d', '.gltf', '.glb'] as const;
  * Every format, glTF included: glTF is read asynchronously (its SDK and the Draco / meshopt decoders are
  * asynchronous), the others through loadModel. `resources`: the files a .gltf names (buffers, images), keyed
  * by the URI exactly as written in its JSON; a missing buffer is a LoadError naming it, a missing image is
- * left to the page as a companion file.
+ * left to the page as a companion file. Normal-mapped meshes without tangents get MikkTSpace ones (withTangents).
  */
 export async function loadModelAsync(fileName: string, bytes: Uint8Array, resources?: ReadonlyMap<string, Uint8Array>): Promise<Scene> {
   checkSize(fileName, bytes);
   if (looksLikeGltf(fileName, bytes)) {
     // Loaded on first use: the glTF SDK and its extensions stay out of the way of .x and .m3d loads.
     const { readGltf } = await import('./gltf/read-gltf.ts');
-    return withGroupedWarnings(await readGltf(fileName, bytes, resources ?? new Map()));
+    return withGroupedWarnings(await withTangents(await readGltf(fileName, bytes, resources ?? new Map())));
   }
-  return loadModel(fileName, bytes);
+  return withTangents(loadModel(fileName, bytes));
+}
+
+/**
+ * MikkTSpace tangents for normal-mapped meshes that carry none (tangents/generate-tangents.ts); MikkTSpace's
+ * WebAssembly is loaded only for such a model.
+ */
+async function withTangents(scene: Scene): Promise<Scene> {
+  if (!sceneNeedsTangents(scene)) return scene;
+  try {
+    const { loadMikkTSpace } = await import('./tangents/mikktspace.ts');
+    return withGeneratedTangents(scene, await loadMikkTSpace());
+  } catch (e) {
+    // The model still draws (normal maps without a tangent frame): say why rather than refuse it.
+    return { ...scene, warnings: [...scene.warnings, `MikkTSpace tangents could not be generated for the normal-mapped meshes (${(e as Error).message})`] };
+  }
 }
 
 function checkSize(fileName: string, bytes: Uint8Array): void {
@@ -43,7 +59,7 @@ function checkSize(fileName: string, bytes: Uint8Array): void {
   if (bytes.length === 0) throw new LoadError(`${fileName}: the file is empty`, 1);
 }
 
-/** .x and .m3d, synchronously, recognised by content first (a renamed file loads); a glTF file is refused with a pointer to loadModelAsync. */
+/** .x and .m3d, synchronously (without generated tangents: loadModelAsync adds them), recognised by content first (a renamed file loads); a glTF file is refused with a pointer to loadModelAsync. */
 export function loadModel(fileName: string, bytes: Uint8Array): Scene {
   checkSize(fileName, bytes);
   if (looksLikeGltf(fileName, bytes)) {

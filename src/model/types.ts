@@ -212,6 +212,8 @@ export interface Scene {
   readonly copyright?: string;
   /** Images embedded in the file (glTF); absent or empty for formats whose textures are companion files. */
   readonly images?: readonly SceneImage[];
+  /** Meshes given MikkTSpace tangents at load (normal-mapped, no tangents in the file); absent: none. */
+  readonly tangentsGenerated?: number;
   /** Things the loader skipped or repaired, in words a user understands. */
   readonly warnings: readonly string[];
 }

@@ -11,11 +11,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = process.cwd();
 
-/** eval(…), new Function(…) / Function(…), setTimeout/setInterval with a string, import of a data: or blob: URL. */
+/** eval(…), new Function(…) / Function(…) / Function handed to a constructor helper, setTimeout/setInterval with a string, import of a data: or blob: URL. */
 const PATTERNS: [string, RegExp][] = [
   ['eval', /(?<![\w$.])eval\s*\(/],
   ['new Function', /\bnew\s+Function\s*\(/],
   ['Function(…)', /(?<![\w$.])Function\s*\(\s*["'`]/],
+  ['Function passed as a value (Emscripten embind constructing it)', /[(,]\s*Function\s*[,)]/],
   ['string timer', /\bset(?:Timeout|Interval)\s*\(\s*["'`]/],
   ['import of data:/blob:', /\bimport\s*\(\s*["'`](?:data|blob):/],
 ];
@@ -51,6 +52,8 @@ describe('no eval', () => {
     expect(hit('eval("1")')).toBe(true);
     expect(hit('x = new Function("a", "return a")')).toBe(true);
     expect(hit("Function('return this')()")).toBe(true);
+    expect(hit('var f = newFunc(Function, args)(...closure)')).toBe(true);
+    expect(hit('if (!(c instanceof Function)) throw e')).toBe(false);
     expect(hit("setTimeout('go()', 5)")).toBe(true);
     expect(hit('import("data:text/javascript,1")')).toBe(true);
     expect(hit('player.evaluate()')).toBe(false);
@@ -64,9 +67,9 @@ describe('no eval', () => {
   });
 
   const deps = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-  it(`the runtime dependencies (${deps.join(', ')}) build no code from strings`, () => {
+  it(`the runtime dependencies (${deps.join(', ')}, and src/vendor) build no code from strings`, () => {
     expect(deps.length).toBeGreaterThan(0);
-    const scripts = deps.flatMap((d) => files(join(ROOT, 'node_modules', d), /\.(m|c)?js$/));
+    const scripts = [...deps.flatMap((d) => files(join(ROOT, 'node_modules', d), /\.(m|c)?js$/)), ...files(join(ROOT, 'src', 'vendor'), /\.(m|c)?js$/)];
     expect(scripts.length).toBeGreaterThan(0);
     expect(findings(scripts)).toEqual([]);
   });

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_OPTIONS, describeFailures, runCampaign } from './campaign.ts';
 import { CURRENT_LOADER, describeTime, isFailure, loaderIn, runCase, runCaseAsync, signature, type Loader } from './check.ts';
 import { gltfSeedFiles } from './gltf-seeds.ts';
+import { runKtx2Fuzz } from './ktx2-fuzz.ts';
 import { minimize } from './minimize.ts';
 import { packMszip } from './mszip-pack.ts';
 import { corpusFiles } from './plan.ts';
@@ -23,6 +24,8 @@ import { analyse } from './structure.ts';
  *                               whatever its CPU (default 10 × --hang-ms)
  *   --corpus DIR                corpus (default CORPUS_DIR, else ../shared/corpus); --no-generated skips public/models/generated
  *   --no-gltf / --gltf-only     leave out / fuzz only the glTF seeds of test/fixtures/gltf-fuzz (included by default)
+ *   --no-ktx2                   leave out the KTX2 decoder's run (ktx2-fuzz.ts), which follows the campaign in this
+ *                               process for a tenth of the budget (at least 5 s), its failing inputs written to DIR
  *   --replay FILE [--name N]    load one input in-process (through loadModelAsync) and print the verdict (N: name given to the loader)
  *   --minimize FILE [--name N] [--inner] [--to F]   (.x and .m3d: minimising runs the synchronous loadModel)
  *                               shrink a failing input keeping its failure signature; --inner shrinks the
@@ -97,7 +100,17 @@ export async function main(args: string[]): Promise<number> {
   console.log(`per file: ${result.perFile.map((f) => `${f.name} ${f.tried}`).join(', ')}`);
   for (const line of describeFailures(result)) console.log(`  ${line}`);
   if (result.failures.length > 0) console.log(`failing inputs and failures.tsv in ${outDir}`);
-  return result.failures.length > 0 ? 1 : 0;
+  let ktx2Failures = 0;
+  if (!args.includes('--no-ktx2')) {
+    const ktx2 = await runKtx2Fuzz(seed, numberOption(args, '--max-cases', Infinity), Math.max(5, seconds / 10), numberOption(args, '--slow-ms', 2000), (c, _v, i) => {
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(join(outDir, `ktx2-${i}.ktx2`), c.bytes);
+    });
+    ktx2Failures = ktx2.failures.length;
+    console.log(`KTX2 decoder: ${ktx2.tried} inputs (seed ${seed}): ${ktx2.ok} decoded, ${ktx2.refused} refused, ${ktx2Failures} failures`);
+    for (const line of ktx2.failures) console.log(`  ${line}`);
+  }
+  return result.failures.length + ktx2Failures > 0 ? 1 : 0;
 }
 
 async function replayOne(path: string, name: string, slowMs: number, loader: Loader): Promise<number> {

@@ -18,12 +18,11 @@ export const GLTF_EXTENSIONS_READ: readonly string[] = [
   'KHR_draco_mesh_compression',
   'EXT_meshopt_compression',
   'KHR_texture_transform',
+  'KHR_texture_basisu',
 ];
 
 /** Extensions that may be required although not read: the model still loads, with a warning. */
-const REQUIRED_BUT_DEGRADED: Readonly<Record<string, string>> = {
-  KHR_texture_basisu: 'KTX2/Basis textures are not decoded; they draw as a checker',
-};
+const REQUIRED_BUT_DEGRADED: Readonly<Record<string, string>> = {};
 
 function names(ctx: CheckContext, key: string): string[] {
   const list = ctx.arr(ctx.json, key, '') ?? [];

@@ -19,8 +19,8 @@ import type { UvTransform } from './gltf-mesh.ts';
  *   not in `resources` is named by its URI so the page fetches it as a companion file.
  * - The base colour texture's `texCoord` and KHR_texture_transform (whose own texCoord wins) choose and
  *   transform the UV set of every primitive using the material (gltf-mesh.ts bakes it).
- * - KHR_texture_basisu (KTX2): no transcoder is bundled; the material still names the KTX2 image (the page
- *   draws a checker) and one warning says so. Other material extensions: one warning naming them.
+ * - KHR_texture_basisu (KTX2): the material names the KTX2 image, which the page transcodes (textures/ktx2.ts).
+ *   Other material extensions: one warning naming them.
  * Primitives without a material use a white, opaque, single-sided default, added on first use.
  */
 
@@ -54,7 +54,6 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
     const uri = (img as Record<string, unknown> | null)?.['uri'];
     if (typeof uri === 'string' && !/^data:/i.test(uri)) usedNames.add(uri);
   }
-  let ktx2 = 0;
 
   const imageName = (tex: Texture | null): string | null => {
     if (!tex) return null;
@@ -64,7 +63,6 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
     const def = jsonImages[i] as Record<string, unknown> | undefined;
     const uri = def?.['uri'];
     const mime = tex.getMimeType() || (typeof def?.['mimeType'] === 'string' ? (def['mimeType'] as string) : '');
-    if (mime === 'image/ktx2') ktx2++;
     let name: string;
     if (typeof uri === 'string' && !/^data:/i.test(uri)) {
       name = uri;
@@ -115,9 +113,6 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
   for (const name of otherExtensions) if (said.includes(name)) otherExtensions.delete(name);
   if (otherExtensions.size > 0) {
     warnings.push(`material extensions not rendered (base colour, alpha and normal map only): ${[...otherExtensions].sort().join(', ')}`);
-  }
-  if (ktx2 > 0 && !said.includes('KHR_texture_basisu')) {
-    warnings.push(`${ktx2} KTX2 texture${ktx2 === 1 ? '' : 's'} (KHR_texture_basisu): no KTX2 transcoder is included, drawn as a checker`);
   }
 
   let defaultIndex = -1;

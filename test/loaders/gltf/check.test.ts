@@ -205,11 +205,9 @@ describe('checkGltf: extensions', () => {
       /^t\.glb: \/extensionsRequired\/0: the file requires the extension KHR_materials_variants, which skinlab does not support/,
     );
   });
-  it('accepts the extensions it reads and KTX2 textures (with a warning); warns about used extensions it ignores', () => {
+  it('accepts the extensions it reads, KTX2 textures included; warns about used extensions it ignores', () => {
     expect(check((f) => (f.json.extensionsRequired = f.json.extensionsUsed = [...GLTF_EXTENSIONS_READ]))).toEqual([]);
-    expect(check((f) => (f.json.extensionsRequired = f.json.extensionsUsed = ['KHR_texture_basisu']))).toEqual([
-      '/extensionsRequired/0: KHR_texture_basisu: KTX2/Basis textures are not decoded; they draw as a checker',
-    ]);
+    expect(check((f) => (f.json.extensionsRequired = f.json.extensionsUsed = ['KHR_texture_basisu']))).toEqual([]);
     expect(check((f) => (f.json.extensionsUsed = ['KHR_materials_unlit', 'KHR_lights_punctual', 'KHR_mesh_quantization']))).toEqual([
       '/extensionsUsed: extensions not read, drawn without: KHR_materials_unlit, KHR_lights_punctual',
     ]);
