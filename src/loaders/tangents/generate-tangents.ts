@@ -27,6 +27,7 @@ const PER_VERTEX = [
   ['uvs', 2],
   ['joints', 4],
   ['weights', 4],
+  ['colors', 4],
 ] as const satisfies readonly (readonly [keyof SkinnedMesh, number])[];
 
 /** True when the mesh wants generated tangents: a normal-mapped material, UVs, no tangents. */

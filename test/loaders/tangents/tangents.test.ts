@@ -160,6 +160,7 @@ describe('MikkTSpace tangents', () => {
       uvs: new Float32Array([0, 1, 1, 1, 1, 0, 0, 1]),
       joints: new Uint16Array([0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]),
       weights: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]),
+      colors: new Float32Array([0, 0, 0, 1, 0.25, 0, 0, 1, 0.5, 0, 0, 1, 0.75, 0, 0, 1]),
       maxInfluences: 1,
       indices: new Uint32Array([0, 1, 2, 1, 3, 2]),
       subsets: [{ material: 0, start: 0, count: 2 }],
@@ -179,6 +180,7 @@ describe('MikkTSpace tangents', () => {
       const s = a!.joints[v * 4]!;
       expect(at(a!.positions, v, 3)).toEqual(at(base.positions, s, 3));
       expect(at(a!.uvs!, v, 2)).toEqual(at(base.uvs!, s, 2));
+      expect(at(a!.colors!, v, 4)).toEqual(at(base.colors!, s, 4));
     }
     expect(Array.from(a!.morphs![0]!.vertices).map((v) => a!.joints[v * 4])).toEqual([2, 2]);
     expect(b!.positions).toBe(a!.positions);
