@@ -18,6 +18,7 @@ export const GLTF_EXTENSIONS_READ: readonly string[] = [
   'KHR_draco_mesh_compression',
   'EXT_meshopt_compression',
   'KHR_texture_transform',
+  'KHR_materials_emissive_strength',
 ];
 
 /** Extensions that may be required although not read: the model still loads, with a warning. */
