@@ -65,6 +65,21 @@ export const MORPH_TEXTURE_UNIT = 6;
 export const VIEW_TEXTURE_UNIT = 5;
 /** Texture unit of the `cor` technique's per-vertex centres of rotation (u_corCentres, techniques/cor.ts), set once per program. */
 export const COR_TEXTURE_UNIT = 9;
+/**
+ * Samplers on fixed texture units, each set once per program and bound by its own setter (replacing twgl's,
+ * which hands out units from 0 in the program's order and could land on the fixed units above): the material
+ * maps of lit.frag and the pbr shading's environment cube (pbr_pars.glsl). A setter binds its texture to its
+ * unit and leaves TEXTURE0 active.
+ */
+export const FIXED_SAMPLERS: Readonly<Record<string, { unit: number; cube?: true }>> = {
+  u_diffuseMap: { unit: 0 },
+  u_mrMap: { unit: 10 },
+  u_normalMap: { unit: 11 },
+  u_occlusionMap: { unit: 12 },
+  u_emissiveMap: { unit: 13 },
+  u_envMap: { unit: 14, cube: true },
+};
+
 /** The constant tangent of a mesh without tangents (a disabled location 5 reads it). */
 export const DEFAULT_TANGENT: readonly [number, number, number, number] = [1, 0, 0, 1];
 
@@ -168,6 +183,19 @@ export class ProgramCache {
       gl.useProgram(info.program);
       gl.uniform1i(viewTex, VIEW_TEXTURE_UNIT);
       gl.useProgram(null);
+    }
+    for (const [name, { unit, cube }] of Object.entries(FIXED_SAMPLERS)) {
+      const loc = gl.getUniformLocation(info.program, name);
+      if (!loc) continue;
+      gl.useProgram(info.program);
+      gl.uniform1i(loc, unit);
+      gl.useProgram(null);
+      const target = cube ? gl.TEXTURE_CUBE_MAP : gl.TEXTURE_2D;
+      (info.uniformSetters as Record<string, (v: unknown) => void>)[name] = (tex) => {
+        gl.activeTexture(gl.TEXTURE0 + unit);
+        gl.bindTexture(target, tex as WebGLTexture | null);
+        gl.activeTexture(gl.TEXTURE0);
+      };
     }
     this.programs.set(key, info);
     return info;

@@ -1,6 +1,6 @@
 import { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
-import { prepareMaterialTextures, uploadMaterialTextures, type CompanionSource } from '../gpu/textures.ts';
+import { prepareMaterialTextures, uploadMaterialSet, type CompanionSource, type MaterialMaps } from '../gpu/textures.ts';
 import { contextUsable } from '../gpu/context-loss.ts';
 import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
@@ -23,6 +23,8 @@ export class ModelGpu {
   readonly meshes: MeshBuffers[];
   /** Per material; null means "use the white texture". */
   readonly textures: (WebGLTexture | null)[];
+  /** Per material: its metallic-roughness, normal, occlusion and emissive maps (null: none; SceneUniforms uses a neutral default). */
+  readonly maps: MaterialMaps[];
   /** Keyed by Technique.meshKey(options): a partitioned technique keeps one state per influence count / palette. */
   private readonly techniqueMeshes = new Map<string, TechniqueMesh[]>();
 
@@ -58,6 +60,7 @@ export class ModelGpu {
     private readonly gl: WebGL2RenderingContext,
     readonly scene: Scene,
     textures: (WebGLTexture | null)[],
+    maps: MaterialMaps[],
     /** What create() was given, kept for rebuild(). */
     private readonly companions: CompanionSource,
     /** The model's framing box (every clip's posed bounds) and floor: what the shadow map's frustum is fitted to. */
@@ -70,6 +73,7 @@ export class ModelGpu {
     const shadowRadius = footprint * 0.9;
     this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
     this.textures = textures;
+    this.maps = maps;
     this.bindPose = new BindPose(scene);
     this.viewData = new ViewData(gl, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
     this.morph = scene.morphTargets.length > 0 ? new MorphRuntime(gl, scene, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number) : null;
@@ -95,8 +99,8 @@ export class ModelGpu {
     const prepared = await prepareMaterialTextures(gl, scene.materials, companions);
     await contextUsable(gl);
     // Synchronous from here: a loss can only come at a later task.
-    const textures = uploadMaterialTextures(gl, scene.materials, prepared, warnings);
-    return new ModelGpu(gl, scene, textures, companions, framing);
+    const { diffuse, maps } = uploadMaterialSet(gl, scene.materials, prepared, warnings);
+    return new ModelGpu(gl, scene, diffuse, maps, companions, framing);
   }
 
   /** A new ModelGpu of the same scene on the (restored) context: after a context loss. Texture warnings were reported at load and are not repeated. */
@@ -140,6 +144,7 @@ export class ModelGpu {
     this.viewData.dispose();
     this.morph?.dispose();
     for (const t of this.textures) if (t) gl.deleteTexture(t);
+    for (const m of this.maps) for (const t of Object.values(m)) if (t) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);
     gl.deleteBuffer(this.boneBuffer);
     gl.deleteVertexArray(this.gridVao);

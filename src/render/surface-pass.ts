@@ -97,6 +97,7 @@ export class SurfacePass {
           tm.bind();
           model.morph?.bindMesh(i, v.litMorph);
           if (dataView) model.viewData.bind(tm);
+          if (v.litTangentFrame) gl.uniform1f(v.litTangentFrame, model.scene.meshes[i]!.tangents ? 1 : 0);
           gl.bindVertexArray(tm.vao);
         }
         if (draw.group !== group) {
