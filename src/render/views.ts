@@ -12,8 +12,7 @@ export type ViewId = (typeof VIEW_IDS)[number];
  * - distortion: per vertex, log₂ of its one-ring area posed / at rest under the technique's own CPU reference
  *   (src/quality): blue shrinks, white unchanged, red grows, saturating at ±DISTORTION_SCALE.
  * - tangents: the skinned tangent frame. The surface is coloured by the world tangent (normal-mapped frame where
- *   the material has a normal map; x red, y green, z blue, as 0.5 + 0.5 · t; grey: a mesh without tangents),
- *   and short lines at the vertices show it (T red, B green, N blue).
+ *   the material has a normal map; x red, y green, z blue, as 0.5 + 0.5 · t; grey: a mesh without tangents).
  */
 export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
   shaded: 'lit model',
