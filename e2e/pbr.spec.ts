@@ -13,7 +13,7 @@ import { coverage, coverageOf, openApp, pixelDifference, watchConsole } from './
  *   baseline of the pbr picture;
  * - Michelle (../shared/corpus-materials, licence unknown: read from there, skipped without it) loads with no
  *   "not rendered" warning for its normal or metallic-roughness maps, and draws;
- * - view=tangents colours a model with tangents by direction, and one without in grey.
+ * - view=tangents colours a model with tangents by direction (T/B/N segments over it), and one without in grey.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -26,7 +26,8 @@
 //   VIEW_GROUPS      u_viewGroup, the draw's bone group (set per draw by the renderer), a hashed colour
 //   VIEW_DISTORTION  v_view.x, log2 of the vertex's one-ring area posed / at rest: blue shrinks, red grows
 //   VIEW_TANGENTS    the skinned world tangent (normal-mapped frame where the material has a normal map), as
-//                    0.5 + 0.5 · t (x red, y green, z blue); grey for a mesh without tangents (u_tangentFrame 0)
+//                    0.5 + 0.5 · t (x red, y green, z blue); grey for a mesh without tangents (u_tangentFrame 0).
+//                    The T/B/N segments over it are the lines pass's (render/tangent-lines.ts).
 precision highp float;
 
 #include <camera_pars>

@@ -7,6 +7,7 @@ import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../
 import { BindPose } from './bind-pose.ts';
 import { ViewData } from './view-data.ts';
 import { MorphRuntime } from './morph-runtime.ts';
+import { TangentLines } from './tangent-lines.ts';
 
 /**
  * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
@@ -55,6 +56,7 @@ export class ModelGpu {
   /** Morph targets' runtime and GPU storage (render/morph-runtime.ts); null for a model without targets. */
   readonly morph: MorphRuntime | null;
   private disposed = false;
+  private tangentLinesState: TangentLines | null = null;
 
   private constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -127,6 +129,11 @@ export class ModelGpu {
     return list;
   }
 
+  /** The tangents view's T/B/N overlay (render/tangent-lines.ts), made on first use: segments 3.5 % of the model's radius. */
+  tangentLines(): TangentLines {
+    return (this.tangentLinesState ??= new TangentLines(this.gl, this.scene, this.framing.radius * 0.035));
+  }
+
   uploadBoneLines(): void {
     const gl = this.gl;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.boneBuffer);
@@ -143,6 +150,8 @@ export class ModelGpu {
     this.techniqueMeshes.clear();
     this.viewData.dispose();
     this.morph?.dispose();
+    this.tangentLinesState?.dispose();
+    this.tangentLinesState = null;
     for (const t of this.textures) if (t) gl.deleteTexture(t);
     for (const m of this.maps) for (const t of Object.values(m)) if (t) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);

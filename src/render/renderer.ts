@@ -292,6 +292,7 @@ export class Renderer {
       out.diffShare = -1;
       if (shadows) this.shadowPass.draw(model, v, tmeshes, out, true);
       this.surfaces.draw(model, v, tmeshes, opts, out, true);
+      if (opts.view === 'tangents') this.lines.drawTangentFrames(model, pose, out);
     }
 
     // Skeleton (bones and joints) on top of everything, in the pose drawn.

@@ -12,7 +12,8 @@ export type ViewId = (typeof VIEW_IDS)[number];
  * - distortion: per vertex, log₂ of its one-ring area posed / at rest under the technique's own CPU reference
  *   (src/quality): blue shrinks, white unchanged, red grows, saturating at ±DISTORTION_SCALE.
  * - tangents: the skinned tangent frame. The surface is coloured by the world tangent (normal-mapped frame where
- *   the material has a normal map; x red, y green, z blue, as 0.5 + 0.5 · t; grey: a mesh without tangents).
+ *   the material has a normal map; x red, y green, z blue, as 0.5 + 0.5 · t; grey: a mesh without tangents),
+ *   and short segments at up to 800 vertices show the skinned frame (tangent red, bitangent green, normal blue).
  */
 export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
   shaded: 'lit model',
@@ -23,7 +24,7 @@ export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
   groups: "the technique's bone groups (draws with their own matrices), one colour each",
   diff: 'this technique against the software reference: differing pixels red (small) to yellow (large)',
   distortion: 'surface area change per vertex: blue shrinks, white unchanged, red grows (±1 = halved/doubled)',
-  tangents: 'skinned tangent frame: surface coloured by the world tangent (x red, y green, z blue; grey: no tangents)',
+  tangents: 'skinned tangent frame: surface coloured by the world tangent (x red, y green, z blue; grey: no tangents), T/B/N segments at vertices',
 };
 
 /** The distortion view's saturation: |log₂ area ratio| at which the colour is full blue or red (1: halved/doubled). glsl/include/debug_views.glsl holds the same. */
