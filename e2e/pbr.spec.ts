@@ -74,7 +74,7 @@ test('fox-pbr: pbr differs from studio, the normal map changes the picture, and 
   expect(con.errors).toEqual([]);
 });
 
-test('view=tangents: a mesh with tangents coloured by direction, one without in grey', async ({ page }) => {
+test('view=tangents: a mesh with tangents coloured by direction under several techniques, one without in grey', async ({ page }) => {
   const con = watchConsole(page);
   await serve(page, { 'fox-pbr.glb': () => readFileSync(FOX_PBR) });
   await page.setViewportSize(SIZE);
@@ -96,6 +96,13 @@ test('view=tangents: a mesh with tangents coloured by direction, one without in 
     return model > 0 ? coloured / model : 0;
   };
   expect(await colourful(), 'tangent colours on the fixture').toBeGreaterThan(0.3);
+  // Techniques whose frame comes from elsewhere draw it too: CPU-skinned attributes (software, NO_SKIN), a
+  // transform-feedback pass (stream-out), dual quaternions.
+  for (const technique of ['software', 'stream-out', 'dual-quat']) {
+    await page.evaluate((t) => window.skinlab.set({ technique: t }), technique);
+    expect(await colourful(), `tangent colours under ${technique}`).toBeGreaterThan(0.3);
+  }
+  expect(con.errors).toEqual([]);
   // The shipped Fox has no tangents: grey.
   await page.evaluate(() => window.skinlab.set({ model: 'fox' }));
   await page.waitForFunction(() => window.skinlab.info().model === 'fox' && document.documentElement.dataset.state === 'ready');
