@@ -50,6 +50,7 @@ uniform float u_opaque;
 #if defined(VIEW_GROUPS)
 uniform int u_viewGroup;
 #endif
+
 in vec3 v_worldPos;
 in vec3 v_normal;
 in vec2 v_uv;
