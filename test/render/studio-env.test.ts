@@ -80,6 +80,5 @@ describe('studio environment', () => {
     expect(bestDot).toBeGreaterThan(0.99);
     // Startup cost: generous bound (this runs once per page).
     expect(ms).toBeLessThan(2000);
-    console.log(`prefilterStudioCube: ${ms.toFixed(0)} ms`);
   });
 });
