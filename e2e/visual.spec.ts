@@ -47,7 +47,7 @@ for (const model of BUILTIN_MODELS) {
     test.setTimeout(120_000);
     const con = watchConsole(page);
     await page.setViewportSize(REQUEST.size);
-    await openApp(page, `?model=${model.id}&gui=0&grid=0&t=0`);
+    await openApp(page, `?model=${model.id}&gui=0&grid=0&t=0&shading=studio`);
     const info = await page.evaluate(() => window.skinlab.info());
     const plan = await page.evaluate((r) => (window as unknown as RecordWindow).skinlab.recordPlan(r), REQUEST);
     // Every technique the build has is planned; one the model cannot use says why.

@@ -204,6 +204,7 @@ export class App implements AppContext {
     if (techniqueErrors.length > 0) this.fail(techniqueErrors.join('\n'));
     const technique = findTechnique(state.technique) ?? TECHNIQUES[0]!;
     this.renderer.shadows = state.shadows;
+    this.renderer.shading = state.shading;
     // A technique whose data is not there yet is built when the data is (the frame draws the last one until then).
     if (previous?.id !== model.id || previous.detail !== model.detail) this.deform.cancel();
     if (this.deform.ready(model, technique.id)) this.renderer.warm(model.gpu, technique, state.influences, state.palette, state.morphs);

@@ -61,6 +61,7 @@ export class ContextLoss {
         ctx.current = { ...m, gpu };
         const technique = findTechnique(ctx.state.technique) ?? TECHNIQUES[0]!;
         ctx.renderer.shadows = ctx.state.shadows;
+        ctx.renderer.shading = ctx.state.shading;
         ctx.renderer.warm(gpu, technique, ctx.state.influences, ctx.state.palette, ctx.state.morphs);
       }
     }

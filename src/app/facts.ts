@@ -149,6 +149,9 @@ export class Facts {
       grid: state.grid,
       /** The key light's shadow map is drawn (state `shadows`). */
       shadows: state.shadows,
+      /** The shading drawn ('studio' | 'pbr'; a crowd draws studio; null without a model) and the setting (state `shading`: 'auto' | 'studio' | 'pbr'). */
+      shading: m ? (state.crowd > 1 ? 'studio' : ctx.renderer.shadingOf(m.gpu)) : null,
+      shadingSetting: state.shading,
       skeleton: state.skeleton,
       morphTargets: scene?.morphTargets ?? [],
       morphKinds: scene ? scene.morphTargets.map((_, i) => scene.morphKinds?.[i] ?? 'modifier') : [],

@@ -165,6 +165,7 @@ export class FrameDrawer {
     }
     const f = this.figures;
     this.ctx.renderer.shadows = s.shadows;
+    this.ctx.renderer.shading = s.shading;
     if (split) this.compare.draw(this.ctx.renderer, model, camera, o, f, s.compareSplit);
     else this.ctx.renderer.render(model.gpu, player, camera, o, f, model.palettes);
     // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.

@@ -51,6 +51,12 @@ export interface AppState {
    * onto itself, in every technique, view and the crowd. The contact shadow under the model is the floor's (`grid`).
    */
   shadows: boolean;
+  /**
+   * How the shaded view lights the model (`shading`): 'studio' (Blinn-Phong studio lights), 'pbr' (the
+   * material as authored: metallic-roughness, normal, occlusion and emissive maps, image-based light), or
+   * 'auto' (default): pbr for glTF models, studio for .x/.m3d. The crowd draws studio.
+   */
+  shading: Shading;
   /** false hides every overlay (GUI, stats, hints) for clean screenshots. */
   gui: boolean;
   /** null frames the model automatically; else yaw/pitch in degrees, distance in model radii, target in model units. */
@@ -116,6 +122,9 @@ export interface AppState {
   compareSplit: number;
 }
 
+export const SHADINGS = ['auto', 'studio', 'pbr'] as const;
+export type Shading = (typeof SHADINGS)[number];
+
 export const CROWD_PATHS = ['baked', 'cpu'] as const;
 export type CrowdPath = (typeof CROWD_PATHS)[number];
 
@@ -138,6 +147,7 @@ export function defaultState(): AppState {
     skeleton: false,
     grid: true,
     shadows: true,
+    shading: 'auto',
     gui: true,
     camera: null,
     morph: {},
@@ -371,6 +381,10 @@ export function applyParams(state: AppState, params: Record<string, string | num
         else state.shadows = on;
         break;
       }
+      case 'shading':
+        if (!(SHADINGS as readonly string[]).includes(value)) bad(key, raw, 'expected studio, pbr or auto (pbr for glTF models, studio for .x/.m3d; default)');
+        else state.shading = value as Shading;
+        break;
       case 'skeleton':
         state.skeleton = value === '1' || value === 'true' || raw === true;
         break;

@@ -60,6 +60,7 @@ export function linkQuery({ state: s, model, caps }: LinkSource): { query: strin
   if (s.skeleton) put('skeleton', '1');
   if (!s.grid) put('grid', '0');
   if (!s.shadows) put('shadows', '0');
+  if (s.shading !== DEFAULTS.shading) put('shading', s.shading);
   const morph = linkable ? formatMorph(s.morph) : '';
   if (morph !== '') put('morph', morph);
   if (s.morphs !== DEFAULTS.morphs) put('morphs', s.morphs);

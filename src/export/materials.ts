@@ -15,6 +15,10 @@ import type { Material, Scene } from '../model/types.ts';
  *   `textures(name)` returns. PNG, JPEG and WebP are embedded as they are; DDS (DXT blocks decoded first)
  *   and TGA are decoded and embedded as PNG. A texture that is missing or cannot be decoded leaves the
  *   material without it, with one warning per file name. Each file becomes one glTF texture, shared.
+ * - A material read from glTF (Material.metallic set) keeps what it was read with: baseColor (linear, exact),
+ *   metallic and roughness, and the metallicRoughness, normal (with its scale), occlusion (with its strength) and
+ *   emissive maps and factor, through the same texture path. An emissive factor above 1 (read with
+ *   KHR_materials_emissive_strength) is written scaled to its largest component 1, the extension not being written.
  */
 
 export type TextureSource = (name: string) => Promise<Uint8Array | null>;
@@ -89,12 +93,28 @@ export async function buildMaterials(doc: Document, scene: Scene, textures: Text
   };
 
   const out: (GltfMaterial | null)[] = [];
+  const clamp01 = (v: number): number => Math.min(1, Math.max(0, v));
   for (const m of scene.materials) {
     const mat = doc.createMaterial(m.name)
       .setBaseColorFactor(linearFactor(m))
       .setMetallicFactor(0)
       .setRoughnessFactor(m.specularPower > 0 ? Math.sqrt(2 / (m.specularPower + 2)) : 1)
       .setDoubleSided(m.doubleSided ?? true);
+    if (m.metallic !== undefined) {
+      if (m.baseColor) mat.setBaseColorFactor(m.baseColor.map(clamp01) as [number, number, number, number]);
+      mat.setMetallicFactor(clamp01(m.metallic)).setRoughnessFactor(clamp01(m.roughness ?? 1));
+      const mr = m.metallicRoughnessMap ? await textureFor(m.metallicRoughnessMap) : null;
+      if (mr) mat.setMetallicRoughnessTexture(mr);
+      const normal = m.normalMap ? await textureFor(m.normalMap) : null;
+      if (normal) mat.setNormalTexture(normal).setNormalScale(m.normalScale ?? 1);
+      const occlusion = m.occlusionMap ? await textureFor(m.occlusionMap) : null;
+      if (occlusion) mat.setOcclusionTexture(occlusion).setOcclusionStrength(clamp01(m.occlusionStrength ?? 1));
+      const e = m.emissiveFactor ?? [0, 0, 0];
+      const peak = Math.max(1, e[0], e[1], e[2]);
+      mat.setEmissiveFactor([clamp01(e[0] / peak), clamp01(e[1] / peak), clamp01(e[2] / peak)]);
+      const emissive = m.emissiveMap ? await textureFor(m.emissiveMap) : null;
+      if (emissive) mat.setEmissiveTexture(emissive);
+    }
     const mode = m.alphaMode ?? 'opaque';
     mat.setAlphaMode(mode === 'mask' ? 'MASK' : mode === 'blend' ? 'BLEND' : 'OPAQUE');
     if (mode === 'mask') mat.setAlphaCutoff(m.alphaCutoff ?? 0.5);

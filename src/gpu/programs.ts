@@ -66,11 +66,27 @@ export const VIEW_TEXTURE_UNIT = 13;
 /** Texture unit of the `cor` technique's per-vertex centres of rotation (u_corCentres, techniques/cor.ts), set once per program. */
 export const COR_TEXTURE_UNIT = 9;
 /**
+/**
  * Texture unit of the vertex colours (u_colourTex, render/vertex-colours.ts), set once per program. The fixed
- * units sit above 5: twgl's setters hand units 0, 1, … to a program's samplers in order (u_diffuseMap's among
- * them), and a program has up to six (palette, morph, cor or ddm, view, colour, diffuse; shadow never with view).
+ * units sit above 5: twgl's setters would hand units 0, 1, … to a program's samplers in order.
  */
 export const COLOUR_TEXTURE_UNIT = 12;
+/**
+ * Samplers on fixed texture units, each set once per program and bound by its own setter (replacing twgl's,
+ * which hands out units from 0 in the program's order and could land on the fixed units above): the material
+ * maps of lit.frag and the pbr shading's environment cube (pbr_pars.glsl). A setter binds its texture to its
+ * unit and leaves TEXTURE0 active. The units above 13 stay clear of every unit a lit program samples besides
+ * (palette 7, morph 6, shadow 8, cor/ddm 9, colours 12, view data 13); WebGL2 guarantees 32 combined units.
+ */
+export const FIXED_SAMPLERS: Readonly<Record<string, { unit: number; cube?: true }>> = {
+  u_diffuseMap: { unit: 0 },
+  u_mrMap: { unit: 14 },
+  u_normalMap: { unit: 15 },
+  u_occlusionMap: { unit: 16 },
+  u_emissiveMap: { unit: 17 },
+  u_envMap: { unit: 18, cube: true },
+};
+
 /** The constant tangent of a mesh without tangents (a disabled location 5 reads it). */
 export const DEFAULT_TANGENT: readonly [number, number, number, number] = [1, 0, 0, 1];
 
@@ -180,6 +196,19 @@ export class ProgramCache {
       gl.useProgram(info.program);
       gl.uniform1i(viewTex, VIEW_TEXTURE_UNIT);
       gl.useProgram(null);
+    }
+    for (const [name, { unit, cube }] of Object.entries(FIXED_SAMPLERS)) {
+      const loc = gl.getUniformLocation(info.program, name);
+      if (!loc) continue;
+      gl.useProgram(info.program);
+      gl.uniform1i(loc, unit);
+      gl.useProgram(null);
+      const target = cube ? gl.TEXTURE_CUBE_MAP : gl.TEXTURE_2D;
+      (info.uniformSetters as Record<string, (v: unknown) => void>)[name] = (tex) => {
+        gl.activeTexture(gl.TEXTURE0 + unit);
+        gl.bindTexture(target, tex as WebGLTexture | null);
+        gl.activeTexture(gl.TEXTURE0);
+      };
     }
     this.programs.set(key, info);
     return info;

@@ -13,9 +13,35 @@ import { ktx2Support, prepareKtx2, uploadKtx2 } from './ktx2-upload.ts';
  * Orientation: no Y flip anywhere. D3D texture coordinates put v = 0 at the top of the image and every
  * decoder delivers the top row first, so the first row uploaded is v = 0.
  *
- * Values are uploaded as stored (no colour-space conversion, no premultiplication): lit.frag treats
- * them as sRGB-encoded colours.
+ * Values are uploaded as stored (no colour-space conversion, no premultiplication), all RGBA8: lit.frag decodes
+ * the colour maps (diffuse / base colour, emissive) from sRGB itself and reads the data maps (metallic-roughness,
+ * normal, occlusion) as linear values.
  */
+
+/** The data and emissive maps of one material (MaterialMaps), by Material field. */
+export const MATERIAL_MAP_FIELDS = ['metallicRoughnessMap', 'normalMap', 'occlusionMap', 'emissiveMap'] as const;
+export type MaterialMapField = (typeof MATERIAL_MAP_FIELDS)[number];
+
+/** What the texture loader reads of a material: the diffuse map and, when named, the other maps. */
+export type MaterialTextureNames = { readonly diffuseMap: string | null } & { readonly [K in MaterialMapField]?: string | null };
+
+/**
+ * A material's other maps (null: none named; the renderer then uses its neutral default). A map whose file is
+ * missing or unusable gets a neutral stand-in instead of the checker (a data map showing a checker would
+ * read as wild normals or metal): a flat normal, white metallic-roughness and occlusion (the factors alone),
+ * black emissive (no glow).
+ */
+export type MaterialMaps = { [K in MaterialMapField]: WebGLTexture | null };
+
+/** The neutral stand-in (RGBA8) of each map whose file cannot be used. */
+const NEUTRAL: Readonly<Record<MaterialMapField, [number, number, number, number]>> = {
+  metallicRoughnessMap: [255, 255, 255, 255],
+  normalMap: [128, 128, 255, 255],
+  occlusionMap: [255, 255, 255, 255],
+  emissiveMap: [0, 0, 0, 255],
+};
+
+const mapName = (m: MaterialTextureNames, field: 'diffuseMap' | MaterialMapField): string | undefined => m[field]?.trim() || undefined;
 
 /** Fetches a companion file by the name a model wrote; null when it does not exist. */
 export type CompanionSource = (name: string) => Promise<Uint8Array | null>;
@@ -65,7 +91,7 @@ type Prepared =
  */
 export async function loadMaterialTextures(
   gl: WebGL2RenderingContext,
-  materials: readonly { readonly diffuseMap: string | null }[],
+  materials: readonly MaterialTextureNames[],
   companions: CompanionSource,
   warnings: string[],
   signal?: AbortSignal,
@@ -87,12 +113,12 @@ export type PreparedTextures = ReadonlyMap<string, Prepared>;
  */
 export async function prepareMaterialTextures(
   gl: WebGL2RenderingContext,
-  materials: readonly { readonly diffuseMap: string | null }[],
+  materials: readonly MaterialTextureNames[],
   companions: CompanionSource,
 ): Promise<PreparedTextures> {
   const maxSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number | null;
   const limits: DecodeLimits = { ...DEFAULT_LIMITS, maxDimension: Math.min(DEFAULT_LIMITS.maxDimension, maxSize || DEFAULT_LIMITS.maxDimension) };
-  const names = [...new Set(materials.map((m) => m.diffuseMap?.trim()).filter((n): n is string => !!n))];
+  const names = [...new Set(materials.flatMap((m) => [mapName(m, 'diffuseMap'), ...MATERIAL_MAP_FIELDS.map((f) => mapName(m, f))]).filter((n): n is string => !!n))];
   const prepared = new Map<string, Prepared>();
   const support = ktx2Support(gl);
   await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits, support))));
@@ -110,10 +136,24 @@ export function releasePreparedTextures(prepared: PreparedTextures): void {
  */
 export function uploadMaterialTextures(
   gl: WebGL2RenderingContext,
-  materials: readonly { readonly diffuseMap: string | null }[],
+  materials: readonly MaterialTextureNames[],
   prepared: PreparedTextures,
   warnings: string[],
 ): (WebGLTexture | null)[] {
+  return uploadMaterialSet(gl, materials, prepared, warnings).diffuse;
+}
+
+/**
+ * uploadMaterialTextures plus every material's other maps (MaterialMaps: a distinct texture per named map,
+ * a neutral stand-in with one warning per file for a missing or unusable one). Releases `prepared`. The caller
+ * owns every non-null texture of both lists.
+ */
+export function uploadMaterialSet(
+  gl: WebGL2RenderingContext,
+  materials: readonly MaterialTextureNames[],
+  prepared: PreparedTextures,
+  warnings: string[],
+): { diffuse: (WebGLTexture | null)[]; maps: MaterialMaps[] } {
   try {
     const warn = (text: string): void => {
       if (!warnings.includes(text)) warnings.push(text);
@@ -122,8 +162,8 @@ export function uploadMaterialTextures(
     for (const [name, p] of prepared) {
       if (p.ok && 'image' in p) for (const n of p.image.notes) warn(`texture '${name}': ${n}`);
     }
-    return materials.map((m) => {
-      const name = m.diffuseMap?.trim();
+    const diffuse = materials.map((m) => {
+      const name = mapName(m, 'diffuseMap');
       if (!name) return null;
       const p = prepared.get(name)!;
       try {
@@ -138,6 +178,30 @@ export function uploadMaterialTextures(
         return null;
       }
     });
+    const maps = materials.map((m) => {
+      const out = { metallicRoughnessMap: null, normalMap: null, occlusionMap: null, emissiveMap: null } as MaterialMaps;
+      for (const field of MATERIAL_MAP_FIELDS) {
+        const name = mapName(m, field);
+        if (!name) continue;
+        const p = prepared.get(name)!;
+        try {
+          if (p.ok) {
+            out[field] = 'image' in p ? uploadTextureImage(gl, p.image, s3tc) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
+            continue;
+          }
+          warn(`texture '${name}' ${p.reason}; drawn without it`);
+        } catch (e) {
+          warn(`texture '${name}' could not be uploaded: ${(e as Error).message}; drawn without it`);
+        }
+        try {
+          out[field] = solidTexture(gl, NEUTRAL[field]);
+        } catch {
+          out[field] = null;
+        }
+      }
+      return out;
+    });
+    return { diffuse, maps };
   } finally {
     releasePreparedTextures(prepared);
   }

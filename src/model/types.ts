@@ -96,6 +96,24 @@ export interface Material {
    * a back face lit with its flipped normal (.x and .m3d files, whose winding is not always consistent).
    */
   readonly doubleSided?: boolean;
+  /**
+   * Metallic-roughness PBR (glTF; absent for .x/.m3d, which draw with the studio shading only). Present
+   * together: `metallic` marks a material as authored for PBR (AppState `shading` auto picks pbr for it).
+   * `baseColor` is glTF's baseColorFactor as written (linear RGBA); `diffuse` keeps its sRGB-encoded form for
+   * the studio shading. Factors multiply the maps: metallicRoughnessMap G = roughness, B = metallic (linear);
+   * occlusionMap R (linear) mixed in by `occlusionStrength`; normalMap (linear, tangent space) with its
+   * `normalScale` on x and y; emissive = `emissiveFactor` (linear, KHR_materials_emissive_strength folded in)
+   * × emissiveMap (sRGB). Maps are file names like `diffuseMap` (null: none).
+   */
+  readonly baseColor?: readonly [number, number, number, number];
+  readonly metallic?: number;
+  readonly roughness?: number;
+  readonly metallicRoughnessMap?: string | null;
+  readonly normalScale?: number;
+  readonly occlusionMap?: string | null;
+  readonly occlusionStrength?: number;
+  readonly emissiveFactor?: readonly [number, number, number];
+  readonly emissiveMap?: string | null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { mat4 } from 'gl-matrix';
 import type * as twgl from 'twgl.js';
 import type { ProgramCache } from '../gpu/programs.ts';
 import { UniformBinding } from '../gpu/uniforms.ts';
+import type { PoseSource } from '../techniques/technique.ts';
 import type { FrameFigures } from './frame-types.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
@@ -76,6 +77,25 @@ export class LinesPass {
     bindShadowSampler(this.gl, info.program);
     this.receiver = { info, frame: new UniformBinding(info, this.uniforms.frame) };
     return this.receiver;
+  }
+
+  /**
+   * The tangents view's T/B/N segments (render/tangent-lines.ts) at the model's vertices in `pose`, depth-tested
+   * against the surface drawn before. No allocation.
+   */
+  drawTangentFrames(model: ModelGpu, pose: PoseSource, out: FrameFigures): void {
+    const t = model.tangentLines();
+    if (t.vertexCount === 0) return;
+    t.update(pose);
+    const gl = this.gl;
+    const u = this.uniforms;
+    gl.useProgram(this.lines.program);
+    this.frame.apply();
+    u.line.u_round = 0;
+    this.style.apply();
+    gl.bindVertexArray(t.vao);
+    gl.drawArrays(gl.LINES, 0, t.vertexCount);
+    out.drawCalls++;
   }
 
   /**

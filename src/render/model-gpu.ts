@@ -1,6 +1,6 @@
 import { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
-import { prepareMaterialTextures, uploadMaterialTextures, type CompanionSource } from '../gpu/textures.ts';
+import { prepareMaterialTextures, uploadMaterialSet, type CompanionSource, type MaterialMaps } from '../gpu/textures.ts';
 import { contextUsable } from '../gpu/context-loss.ts';
 import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
@@ -8,6 +8,7 @@ import { BindPose } from './bind-pose.ts';
 import { ViewData } from './view-data.ts';
 import { VertexColours } from './vertex-colours.ts';
 import { MorphRuntime } from './morph-runtime.ts';
+import { TangentLines } from './tangent-lines.ts';
 
 /**
  * Every GPU resource of one loaded model: mesh buffers, material textures, the per-technique mesh
@@ -24,6 +25,8 @@ export class ModelGpu {
   readonly meshes: MeshBuffers[];
   /** Per material; null means "use the white texture". */
   readonly textures: (WebGLTexture | null)[];
+  /** Per material: its metallic-roughness, normal, occlusion and emissive maps (null: none; SceneUniforms uses a neutral default). */
+  readonly maps: MaterialMaps[];
   /** Keyed by Technique.meshKey(options): a partitioned technique keeps one state per influence count / palette. */
   private readonly techniqueMeshes = new Map<string, TechniqueMesh[]>();
 
@@ -56,11 +59,13 @@ export class ModelGpu {
   /** Morph targets' runtime and GPU storage (render/morph-runtime.ts); null for a model without targets. */
   readonly morph: MorphRuntime | null;
   private disposed = false;
+  private tangentLinesState: TangentLines | null = null;
 
   private constructor(
     private readonly gl: WebGL2RenderingContext,
     readonly scene: Scene,
     textures: (WebGLTexture | null)[],
+    maps: MaterialMaps[],
     /** What create() was given, kept for rebuild(). */
     private readonly companions: CompanionSource,
     /** The model's framing box (every clip's posed bounds) and floor: what the shadow map's frustum is fitted to. */
@@ -73,6 +78,7 @@ export class ModelGpu {
     const shadowRadius = footprint * 0.9;
     this.meshes = scene.meshes.map((m) => new MeshBuffers(gl, m));
     this.textures = textures;
+    this.maps = maps;
     this.bindPose = new BindPose(scene);
     this.viewData = new ViewData(gl, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
     this.vertexColours = new VertexColours(gl, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
@@ -99,8 +105,8 @@ export class ModelGpu {
     const prepared = await prepareMaterialTextures(gl, scene.materials, companions);
     await contextUsable(gl);
     // Synchronous from here: a loss can only come at a later task.
-    const textures = uploadMaterialTextures(gl, scene.materials, prepared, warnings);
-    return new ModelGpu(gl, scene, textures, companions, framing);
+    const { diffuse, maps } = uploadMaterialSet(gl, scene.materials, prepared, warnings);
+    return new ModelGpu(gl, scene, diffuse, maps, companions, framing);
   }
 
   /** A new ModelGpu of the same scene on the (restored) context: after a context loss. Texture warnings were reported at load and are not repeated. */
@@ -127,6 +133,11 @@ export class ModelGpu {
     return list;
   }
 
+  /** The tangents view's T/B/N overlay (render/tangent-lines.ts), made on first use: segments 3.5 % of the model's radius. */
+  tangentLines(): TangentLines {
+    return (this.tangentLinesState ??= new TangentLines(this.gl, this.scene, this.framing.radius * 0.035));
+  }
+
   uploadBoneLines(): void {
     const gl = this.gl;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.boneBuffer);
@@ -144,7 +155,10 @@ export class ModelGpu {
     this.viewData.dispose();
     this.vertexColours.dispose();
     this.morph?.dispose();
+    this.tangentLinesState?.dispose();
+    this.tangentLinesState = null;
     for (const t of this.textures) if (t) gl.deleteTexture(t);
+    for (const m of this.maps) for (const t of Object.values(m)) if (t) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);
     gl.deleteBuffer(this.boneBuffer);
     gl.deleteVertexArray(this.gridVao);

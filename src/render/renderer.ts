@@ -56,6 +56,12 @@ export class Renderer {
    * onto the floor and onto itself; the contact shadow stays either way.
    */
   shadows = true;
+  /**
+   * How the shaded colouring lights the model (AppState `shading`, set by the frame before render()): 'studio',
+   * 'pbr' (the material as authored, pbr_pars.glsl), or 'auto': pbr for a model with metallic-roughness (glTF)
+   * materials, studio otherwise. The crowd always draws studio.
+   */
+  shading: 'auto' | 'studio' | 'pbr' = 'auto';
   /** The diff view's targets and composite, created the first time the view is drawn. */
   private diff: DiffView | null = null;
   private readonly diffSchedule = new DiffSchedule(DIFF_SIGNATURE);
@@ -89,7 +95,12 @@ export class Renderer {
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */
   warm(model: ModelGpu, technique: Technique, influences: number, palette: number, morphs: MorphPath = 'slots'): void {
-    this.variants.get(0, model, technique, influences, palette, 'shaded', morphs, this.shadows);
+    this.variants.get(0, model, technique, influences, palette, 'shaded', morphs, this.shadows, SceneUniforms.pbrFor(model, this.shading));
+  }
+
+  /** The shading the shaded colouring of `model` uses now (see `shading`). */
+  shadingOf(model: ModelGpu): 'studio' | 'pbr' {
+    return SceneUniforms.pbrFor(model, this.shading) ? 'pbr' : 'studio';
   }
 
   /** The technique's mesh state for the model under these options (built on first use). */
@@ -190,7 +201,8 @@ export class Renderer {
     const stored = morph ? morph.storageBytes : 0;
     const s0 = performance.now();
     const shadows = this.shadows;
-    const v = this.variants.get(half === 1 ? 2 : 0, model, technique, opts.influences, opts.palette, surface, opts.morphs, shadows);
+    const pbr = SceneUniforms.pbrFor(model, this.shading);
+    const v = this.variants.get(half === 1 ? 2 : 0, model, technique, opts.influences, opts.palette, surface, opts.morphs, shadows, pbr);
     const tmeshes = this.techniqueMeshes(model, technique, opts.influences, opts.palette);
     const t0 = performance.now();
     morph?.prepare(opts.morphs, player.morphWeights, tmeshes, v.gpuMorph);
@@ -236,7 +248,7 @@ export class Renderer {
       const dv = (this.diff ??= new DiffView(gl));
       dv.resize(gl.drawingBufferWidth, gl.drawingBufferHeight);
       const reference = software;
-      const rv = this.variants.get(1, model, reference, MAX_INFLUENCES, opts.palette, 'shaded', opts.morphs, shadows);
+      const rv = this.variants.get(1, model, reference, MAX_INFLUENCES, opts.palette, 'shaded', opts.morphs, shadows, pbr);
       const rmeshes = this.techniqueMeshes(model, reference, MAX_INFLUENCES, opts.palette);
       if (rmeshes !== tmeshes) {
         // The reference morphs on the CPU with the same path's weights: the diff shows skinning differences.
@@ -280,6 +292,7 @@ export class Renderer {
       out.diffShare = -1;
       if (shadows) this.shadowPass.draw(model, v, tmeshes, out, true);
       this.surfaces.draw(model, v, tmeshes, opts, out, true);
+      if (opts.view === 'tangents') this.lines.drawTangentFrames(model, pose, out);
     }
 
     // Skeleton (bones and joints) on top of everything, in the pose drawn.

@@ -1,4 +1,5 @@
 import { mat4, vec3 } from 'gl-matrix';
+import { EnvCube } from '../gpu/env-cube.ts';
 import { solidTexture } from '../gpu/textures.ts';
 import type { UniformBinding } from '../gpu/uniforms.ts';
 import type { Material } from '../model/types.ts';
@@ -28,6 +29,10 @@ export class SceneUniforms {
     /** World → the key light's shadow-map texture space, and (texel, normal offset, bias): ShadowMap's, pointed at by the renderer. */
     u_shadowMatrix: mat4.create(),
     u_shadowParams: new Float32Array(3),
+    /** The pbr shading's environment (gpu/env-cube.ts): made on first use (ensureEnvironment). */
+    u_envMap: null as WebGLTexture | null,
+    u_envSH: new Float32Array(27),
+    u_envMaxLod: 0,
   };
   readonly material = {
     u_diffuse: new Float32Array(4),
@@ -39,6 +44,19 @@ export class SceneUniforms {
     u_alphaCutoff: -1,
     /** 1: alpha written as 1 ('opaque', 'mask'); 0: the material's alpha is kept ('blend', and materials without alphaMode). */
     u_opaque: 0,
+    // The pbr shading's (lit.frag SHADING_PBR; the tangents view reads the normal map too): neutral defaults for
+    // what a material leaves out, the studio material's specular power turned into a roughness.
+    u_mrMap: null as WebGLTexture | null,
+    u_normalMap: null as WebGLTexture | null,
+    u_occlusionMap: null as WebGLTexture | null,
+    u_emissiveMap: null as WebGLTexture | null,
+    /** (metallic, roughness) factors. */
+    u_metalRough: new Float32Array(2),
+    /** 0 without a normal map. */
+    u_normalScale: 0,
+    u_occlusionStrength: 1,
+    /** Linear emissive factor (× the emissive map, sRGB). */
+    u_emissive: new Float32Array(3),
   };
   readonly flat = { u_colour: new Float32Array([0.55, 0.85, 1.0, 0.55]) };
   readonly line = { u_pointSize: 6, u_round: 0 };
@@ -47,9 +65,22 @@ export class SceneUniforms {
   /** Model → world: identity except for the crowd's floor. */
   readonly identity = mat4.create();
   readonly white: WebGLTexture;
+  /** The flat normal (0, 0, 1) in tangent space, for a material without a normal map. */
+  private readonly flatNormal: WebGLTexture;
+  private env: EnvCube | null = null;
 
   constructor(private readonly gl: WebGL2RenderingContext) {
     this.white = solidTexture(gl, [255, 255, 255, 255]);
+    this.flatNormal = solidTexture(gl, [128, 128, 255, 255]);
+  }
+
+  /** Makes the pbr shading's environment (once: some tens of ms of CPU work) and points the frame uniforms at it. */
+  ensureEnvironment(): void {
+    if (this.env) return;
+    this.env = new EnvCube(this.gl);
+    this.frame.u_envMap = this.env.texture;
+    this.frame.u_envSH.set(this.env.sh);
+    this.frame.u_envMaxLod = this.env.maxLod;
   }
 
   /**
@@ -78,6 +109,18 @@ export class SceneUniforms {
     mu.u_specular[2] = mat.specular[2];
     mu.u_specPower = mat.specularPower;
     mu.u_diffuseMap = model.textures[material] ?? this.white;
+    const maps = model.maps[material];
+    mu.u_mrMap = maps?.metallicRoughnessMap ?? this.white;
+    mu.u_occlusionMap = maps?.occlusionMap ?? this.white;
+    mu.u_emissiveMap = maps?.emissiveMap ?? this.white;
+    mu.u_normalMap = maps?.normalMap ?? this.flatNormal;
+    mu.u_normalScale = maps?.normalMap ? (mat.normalScale ?? 1) : 0;
+    mu.u_metalRough[0] = mat.metallic ?? 0;
+    mu.u_metalRough[1] = mat.roughness ?? Math.sqrt(2 / (Math.max(1, mat.specularPower) + 2));
+    mu.u_occlusionStrength = maps?.occlusionMap ? (mat.occlusionStrength ?? 1) : 0;
+    const e = mat.emissiveFactor;
+    // A studio material's emissive colour is not drawn by the studio shading either.
+    for (let i = 0; i < 3; i++) mu.u_emissive[i] = e ? e[i]! : 0;
     binding.apply();
   }
 
@@ -93,7 +136,18 @@ export class SceneUniforms {
     return false;
   }
 
+  /** The pbr shading applies to the model under `shading` (AppState): 'pbr', or 'auto' with a metallic-roughness (glTF) material. */
+  static pbrFor(model: ModelGpu, shading: 'auto' | 'studio' | 'pbr'): boolean {
+    if (shading !== 'auto') return shading === 'pbr';
+    const materials = model.scene.materials;
+    for (let i = 0; i < materials.length; i++) if (materials[i]!.metallic !== undefined) return true;
+    return false;
+  }
+
   dispose(): void {
     this.gl.deleteTexture(this.white);
+    this.gl.deleteTexture(this.flatNormal);
+    this.env?.dispose();
+    this.env = null;
   }
 }

@@ -98,6 +98,7 @@ export class SurfacePass {
           model.morph?.bindMesh(i, v.litMorph);
           if (dataView) model.viewData.bind(tm);
           model.vertexColours.bind(tm, model.scene.meshes[i]!);
+          if (v.litTangentFrame) gl.uniform1f(v.litTangentFrame, model.scene.meshes[i]!.tangents ? 1 : 0);
           gl.bindVertexArray(tm.vao);
         }
         if (draw.group !== group) {

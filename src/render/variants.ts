@@ -38,6 +38,10 @@ export interface Variant {
   /** The technique's per-draw group uniform in each program (null when it has none). */
   litGroup: WebGLUniformLocation | null;
   flatGroup: WebGLUniformLocation | null;
+  /** The shaded colouring draws the material as authored (lit.frag SHADING_PBR); false: the studio shading. */
+  pbr: boolean;
+  /** lit.frag's u_tangentFrame (per mesh: 1 when it has tangents), in the programs that read it (pbr, the tangents view); else null. */
+  litTangentFrame: WebGLUniformLocation | null;
   /** The key light's shadow map is drawn and received (lit program with SHADOW_RECEIVE in the shaded colouring; `caster` set). */
   shadows: boolean;
   /** The shadow map's caster program: the technique's own define set (its skinning, its morph path) + SHADOW_DEPTH; null without shadows. */
@@ -59,6 +63,7 @@ export function surfaceDefines(defines: Defines, surface: SurfaceView): Defines 
   if (surface === 'influences') return { ...defines, VIEW_INFLUENCES: true, VIEW_TEXTURE: true };
   if (surface === 'groups') return { ...defines, VIEW_GROUPS: true };
   if (surface === 'distortion') return { ...defines, VIEW_DISTORTION: true, VIEW_TEXTURE: true };
+  if (surface === 'tangents') return { ...defines, VIEW_TANGENTS: true };
   return defines;
 }
 
@@ -84,13 +89,21 @@ export class Variants {
     return extra ? { defines: { ...defines, ...extra }, gpuMorph: true } : { defines, gpuMorph: false };
   }
 
-  /** The slot's variant, re-resolved (compiling on first use) only when one of its keys changed. */
-  get(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView, morphs: MorphPath, shadows = false): Variant {
+  /**
+   * The slot's variant, re-resolved (compiling on first use) only when one of its keys changed. `pbr`: the
+   * shaded colouring uses the pbr shading (one more define; the environment is made on first use).
+   */
+  get(slot: number, model: ModelGpu, technique: Technique, influences: number, palette: number, surface: SurfaceView, morphs: MorphPath, shadows = false, pbr = false): Variant {
     const c = this.slots[slot];
-    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface && c.morphs === morphs && c.shadows === shadows) return c;
+    if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface && c.morphs === morphs && c.shadows === shadows && c.pbr === pbr) return c;
     const { defines, gpuMorph } = this.defines(model, technique, influences, palette, morphs);
-    const litDefines = surfaceDefines(defines, surface);
-    const lit = this.programs.get('skinned.vert', 'lit.frag', shadows && surface === 'shaded' ? { ...litDefines, SHADOW_RECEIVE: true } : litDefines);
+    let litDefines = surfaceDefines(defines, surface);
+    if (shadows && surface === 'shaded') litDefines = { ...litDefines, SHADOW_RECEIVE: true };
+    if (pbr && surface === 'shaded') {
+      litDefines = { ...litDefines, SHADING_PBR: true };
+      this.uniforms.ensureEnvironment();
+    }
+    const lit = this.programs.get('skinned.vert', 'lit.frag', litDefines);
     if (shadows) bindShadowSampler(this.gl, lit.program);
     const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
     const group = technique.groupUniform;
@@ -125,6 +138,8 @@ export class Variants {
       flatColour: new UniformBinding(flat, u.flat),
       litGroup: group ? this.gl.getUniformLocation(lit.program, group) : null,
       flatGroup: group ? this.gl.getUniformLocation(flat.program, group) : null,
+      pbr,
+      litTangentFrame: this.gl.getUniformLocation(lit.program, 'u_tangentFrame'),
       shadows,
       caster,
     };

@@ -1,5 +1,5 @@
 /** Debug views (docs/api.md#view-ids) that this build draws (no GL here: the URL layer imports it). */
-export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff', 'distortion'] as const;
+export const VIEW_IDS = ['shaded', 'wireframe', 'skeleton', 'weights', 'influences', 'groups', 'diff', 'distortion', 'tangents'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
 /**
@@ -11,6 +11,9 @@ export type ViewId = (typeof VIEW_IDS)[number];
  * - diff: |technique − software| per pixel, amplified, in red to yellow over a dimmed grey of the image.
  * - distortion: per vertex, log₂ of its one-ring area posed / at rest under the technique's own CPU reference
  *   (src/quality): blue shrinks, white unchanged, red grows, saturating at ±DISTORTION_SCALE.
+ * - tangents: the skinned tangent frame. The surface is coloured by the world tangent (normal-mapped frame where
+ *   the material has a normal map; x red, y green, z blue, as 0.5 + 0.5 · t; grey: a mesh without tangents),
+ *   and short segments at up to 800 vertices show the skinned frame (tangent red, bitangent green, normal blue).
  */
 export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
   shaded: 'lit model',
@@ -21,6 +24,7 @@ export const VIEW_SUMMARY: Readonly<Record<ViewId, string>> = {
   groups: "the technique's bone groups (draws with their own matrices), one colour each",
   diff: 'this technique against the software reference: differing pixels red (small) to yellow (large)',
   distortion: 'surface area change per vertex: blue shrinks, white unchanged, red grows (±1 = halved/doubled)',
+  tangents: 'skinned tangent frame: surface coloured by the world tangent (x red, y green, z blue; grey: no tangents), T/B/N segments at vertices',
 };
 
 /** The distortion view's saturation: |log₂ area ratio| at which the colour is full blue or red (1: halved/doubled). glsl/include/debug_views.glsl holds the same. */
@@ -41,8 +45,8 @@ export const INFLUENCE_COLOURS: readonly (readonly [number, number, number])[] =
 ];
 
 /** Views drawn by the lit program with a define set of their own (lit.frag): the per-vertex and per-draw colourings. */
-export type SurfaceView = 'shaded' | 'weights' | 'influences' | 'groups' | 'distortion';
+export type SurfaceView = 'shaded' | 'weights' | 'influences' | 'groups' | 'distortion' | 'tangents';
 
 export function surfaceView(view: ViewId): SurfaceView {
-  return view === 'weights' || view === 'influences' || view === 'groups' || view === 'distortion' ? view : 'shaded';
+  return view === 'weights' || view === 'influences' || view === 'groups' || view === 'distortion' || view === 'tangents' ? view : 'shaded';
 }

@@ -9,6 +9,7 @@ import { linkTime } from '../app/frame.ts';
 import { formatMorph } from '../app/state.ts';
 import { addCompareControl } from './compare-controls.ts';
 import { addUpControl } from './up-control.ts';
+import { addShadingControl } from './shading-control.ts';
 import { addCrowdControls, crowdProxy, syncCrowdProxy } from './crowd-controls.ts';
 import { availablePresets } from './morph-presets.ts';
 import { NARROW_QUERY } from './overlay.ts';
@@ -171,6 +172,7 @@ export class Panel {
     render.add(p, 'shadows').name('shadows  (D)').onChange((v: boolean) => {
       app.state.shadows = v;
     }).domElement.title = "The key light's shadow map: the character shadows the floor and itself (every technique casts with its own skinning; one more pass over the meshes)";
+    addShadingControl(render, app);
     addCrowdControls(render, p, app);
     render.add(p, 'frame').name('Frame model  (F)');
 

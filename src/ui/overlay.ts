@@ -148,7 +148,7 @@ export class Overlay {
     this.legendKey = key;
     const box = this.legendEl;
     box.replaceChildren();
-    const teaching = view === 'weights' || view === 'influences' || view === 'groups' || view === 'diff' || view === 'distortion';
+    const teaching = view === 'weights' || view === 'influences' || view === 'groups' || view === 'diff' || view === 'distortion' || view === 'tangents';
     box.hidden = !teaching;
     if (!teaching) return;
     const line = el('div', '', box);
@@ -182,6 +182,12 @@ export class Overlay {
       INFLUENCE_COLOURS.forEach((c, i) => swatch(rgb(c), String(i + 1)));
     } else if (view === 'groups') {
       for (let g = 0; g < 6; g++) swatch(rgb(groupColour(g)), g === 5 ? '…' : '', 10);
+    } else if (view === 'tangents') {
+      // lit.frag VIEW_TANGENTS: 0.5 + 0.5 · t per axis; grey where a mesh has no tangents.
+      swatch('rgb(255,128,128)', '+x');
+      swatch('rgb(128,255,128)', '+y');
+      swatch('rgb(128,128,255)', '+z');
+      swatch('rgb(140,140,140)', 'no tangents');
     } else {
       swatch('rgb(242,20,13)', 'small');
       swatch('rgb(255,235,51)', 'large difference');

@@ -19,6 +19,7 @@ export const GLTF_EXTENSIONS_READ: readonly string[] = [
   'EXT_meshopt_compression',
   'KHR_texture_transform',
   'KHR_texture_basisu',
+  'KHR_materials_emissive_strength',
 ];
 
 /** Extensions that may be required although not read: the model still loads, with a warning. */

@@ -13,14 +13,19 @@ import type { UvTransform } from './gltf-mesh.ts';
  *   2/roughness² − 2 (clamped to 1..256, the inverse of the .m3d writer's roughness) gives glossy materials a
  *   highlight and rough ones (glTF's default roughness 1) none.
  * - alphaMode OPAQUE/MASK/BLEND → 'opaque'/'mask'/'blend', alphaCutoff (MASK, default 0.5), doubleSided.
- * - Textures: diffuseMap / normalMap name an image. An image inside the file (buffer view, data: URI) or an
+ * - Metallic-roughness (the pbr shading, glsl/include/pbr_pars.glsl): baseColor (the factor as written, linear),
+ *   metallic, roughness and the metallicRoughness map (G roughness, B metallic), the normal map and its
+ *   `scale`, the occlusion map (R) and its `strength`, emissiveFactor × KHR_materials_emissive_strength and the
+ *   emissive map. Every map reads the base colour texture's UV set (one set per primitive is kept).
+ * - Textures: diffuseMap, normalMap, metallicRoughnessMap, occlusionMap and emissiveMap name an image. An image inside the file (buffer view, data: URI) or an
  *   external file found in `resources` goes into Scene.images under a unique name (external: its URI as
  *   written; embedded: its name or `image_<i>`, with an extension from its MIME type); an external image
  *   not in `resources` is named by its URI so the page fetches it as a companion file.
  * - The base colour texture's `texCoord` and KHR_texture_transform (whose own texCoord wins) choose and
  *   transform the UV set of every primitive using the material (gltf-mesh.ts bakes it).
  * - KHR_texture_basisu (KTX2): the material names the KTX2 image, which the page transcodes (textures/ktx2.ts).
- *   Other material extensions: one warning naming them.
+ *   Other material extensions (KHR_materials_ior, _specular, _clearcoat, _sheen, _transmission…): one warning
+ *   naming them as not rendered.
  * Primitives without a material use a white, opaque, single-sided default, added on first use.
  */
 
@@ -42,6 +47,10 @@ const MIME_EXT: Readonly<Record<string, string>> = {
 };
 
 const toSrgb = (c: number): number => Math.pow(Math.max(0, c), 1 / 2.2);
+const clamp01 = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 1);
+
+/** Material extensions whose effect is drawn (the pbr shading); any other one gets the "not rendered" warning. */
+const MATERIAL_EXTENSIONS_READ: ReadonlySet<string> = new Set(['KHR_materials_emissive_strength']);
 
 export function buildMaterials(doc: Document, json: GltfJson, resources: ReadonlyMap<string, Uint8Array>, warnings: string[]): MaterialSet {
   const root = doc.getRoot();
@@ -88,9 +97,10 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
   const otherExtensions = new Set<string>();
   list.forEach((m, i) => {
     index.set(m, i);
-    for (const e of m.listExtensions()) otherExtensions.add(e.extensionName);
+    for (const e of m.listExtensions()) if (!MATERIAL_EXTENSIONS_READ.has(e.extensionName)) otherExtensions.add(e.extensionName);
     const f = m.getBaseColorFactor();
-    const e = m.getEmissiveFactor();
+    const strength = (m.getExtension('KHR_materials_emissive_strength') as { getEmissiveStrength(): number } | null)?.getEmissiveStrength() ?? 1;
+    const e = m.getEmissiveFactor().map((c) => c * strength) as [number, number, number];
     const r = Math.min(1, Math.max(0.02, m.getRoughnessFactor()));
     const mode = m.getAlphaMode();
     const alphaMode = mode === 'MASK' ? 'mask' : mode === 'BLEND' ? 'blend' : 'opaque';
@@ -106,13 +116,22 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
       alphaMode,
       ...(alphaMode === 'mask' ? { alphaCutoff: m.getAlphaCutoff() } : {}),
       doubleSided: m.getDoubleSided(),
+      baseColor: [f[0], f[1], f[2], f[3]],
+      metallic: clamp01(m.getMetallicFactor()),
+      roughness: clamp01(m.getRoughnessFactor()),
+      metallicRoughnessMap: imageName(m.getMetallicRoughnessTexture()),
+      normalScale: m.getNormalScale(),
+      occlusionMap: imageName(m.getOcclusionTexture()),
+      occlusionStrength: clamp01(m.getOcclusionStrength()),
+      emissiveFactor: e,
+      emissiveMap: imageName(m.getEmissiveTexture()),
     });
   });
   // checkGltf already names the extensions it does not read (from extensionsUsed): say nothing twice.
   const said = warnings.join('\n');
   for (const name of otherExtensions) if (said.includes(name)) otherExtensions.delete(name);
   if (otherExtensions.size > 0) {
-    warnings.push(`material extensions not rendered (base colour, alpha and normal map only): ${[...otherExtensions].sort().join(', ')}`);
+    warnings.push(`material extensions not rendered (metallic-roughness, normal, occlusion, emissive and alpha only): ${[...otherExtensions].sort().join(', ')}`);
   }
 
   let defaultIndex = -1;
@@ -144,6 +163,16 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
           normalMap: null,
           alphaMode: 'opaque',
           doubleSided: false,
+          // glTF's default material: fully metallic and rough, white.
+          baseColor: [1, 1, 1, 1],
+          metallic: 1,
+          roughness: 1,
+          metallicRoughnessMap: null,
+          normalScale: 1,
+          occlusionMap: null,
+          occlusionStrength: 1,
+          emissiveFactor: [0, 0, 0],
+          emissiveMap: null,
         });
       }
       return defaultIndex;
