@@ -138,7 +138,7 @@ function start(): void {
   };
   // The address bar follows the state (url-sync.ts): a copied link reproduces the view.
   const urlSync = new UrlSync(() => {
-    app.syncTracks();
+    app.anim.syncTracks();
     return { state: app.state, model: app.current, caps: app.renderer.caps };
   }, location, history);
   setInterval(() => urlSync.poll(app.current !== null && document.documentElement.dataset.state !== 'loading'), 250);
@@ -193,7 +193,7 @@ function start(): void {
     benchSplit: (frames) => app.benchSplit(frames),
     frames: () => app.framesDrawn,
     link,
-    addMarker: (clip, time, name) => app.addMarker(clip, time, name),
+    addMarker: (clip, time, name) => app.anim.addMarker(clip, time, name),
     exportGlb: () => exportGlbForScript(app),
     bench: (options) => bench.run(options).then((r) => r.rows),
   };

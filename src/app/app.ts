@@ -1,4 +1,3 @@
-import type { AnimController } from '../anim/controller/controller.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { Renderer } from '../render/renderer.ts';
 import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.ts';
@@ -19,9 +18,10 @@ import { exportGlb, type GlbExport } from './export-glb.ts';
 import { ModelLoader, type ParseFigures } from './loader.ts';
 import type { AppView, LoadedModel } from './loaded-model.ts';
 import { urlSource, type ModelSource } from './model-source.ts';
-import { applyClip, applyMorphState, checkTechnique, modelRequest, resolveBone, setMorphWeight } from './model-state.ts';
+import { applyClip, applyMorphState, checkTechnique, modelRequest, resolveBone } from './model-state.ts';
 import { applyParams, defaultState, type AppState } from './state.ts';
-import { addMarker, applyTracks, enterTracksMode, syncTracksState, transitionTo } from './tracks-state.ts';
+import { applyTracks } from './tracks-state.ts';
+import { AnimationEdits } from './animation-edits.ts';
 
 export type { AppView, LoadedModel } from './loaded-model.ts';
 export type { Stats } from './frame-stats.ts';
@@ -49,6 +49,8 @@ export class App implements AppContext {
   /** Context-wide GL resources; replaced by a new one after a context loss. */
   renderer: Renderer;
   current: LoadedModel | null = null;
+  /** Edits of what plays: clips, tracks, callback keys, hand-set morph weights (animation-edits.ts). */
+  readonly anim: AnimationEdits = new AnimationEdits(this);
   /** When set, the drawing buffer has exactly this size in pixels whatever the canvas's CSS size (recorders). */
   fixedSize: { width: number; height: number } | null = null;
 
@@ -257,64 +259,6 @@ export class App implements AppContext {
   /** Smallest workable and largest device palette for ff-indexed on the current model at the current influences. */
   paletteRange(): { min: number; max: number } | null {
     return currentPaletteRange(this);
-  }
-
-  /** GUI: sets one target's weight by hand (null: back to its track). Unknown names are ignored. */
-  setMorph(name: string, weight: number | null): void {
-    if (this.current) setMorphWeight(this.state, this.current, name, weight);
-  }
-
-  /** GUI Reset: every target back to its track (or 0 with the track off). */
-  resetMorphs(): void {
-    this.state.morph = {};
-    this.current?.player.resetMorphs();
-  }
-
-  /** Starts clip `name` with the state's crossfade (GUI); in tracks mode, a transition to it on the tracks. */
-  playClip(name: string): void {
-    const m = this.current;
-    if (m && this.state.tracks !== '') {
-      this.transitionTo(name, this.state.paused ? 0 : this.state.crossfade);
-      return;
-    }
-    this.state.clip = name;
-    if (m) applyClip(this.state, m, this.state.paused ? 0 : this.state.crossfade, (msg) => this.fail(msg));
-  }
-
-  /**
-   * Tracks panel: runs `edit` on the current model's controller (tracks mode entered first, from the clip
-   * playing), then writes the controller's setup back into state.tracks so a link reproduces it.
-   */
-  editTracks(edit: (c: AnimController) => void): void {
-    const m = this.current;
-    if (!m) return;
-    enterTracksMode(this.state, m);
-    edit(m.player.controller);
-    syncTracksState(this.state, m);
-    this.view.stateChanged();
-  }
-
-  /** "Transition to clip over N s" (Tracks panel, clip menu in tracks mode): weight events on the tracks. */
-  transitionTo(clip: string, seconds: number): void {
-    const m = this.current;
-    if (!m) return;
-    enterTracksMode(this.state, m);
-    if (!transitionTo(m, clip, seconds)) this.fail(`transition: no clip named ${clip}`);
-  }
-
-  /**
-   * A callback key set from the page (`skinlab.addMarker`, the Tracks panel): clip by name or index, time in
-   * seconds (clamped to the clip), a one-word name. Throws a clear error for a bad clip or name.
-   */
-  addMarker(clip: string | number, time: number, name: string): void {
-    const m = this.current;
-    if (!m) throw new Error('addMarker: no model loaded');
-    addMarker(m, clip, time, name);
-  }
-
-  /** Brings state.tracks up to date with what the controller plays (links, after transitions). */
-  syncTracks(): void {
-    syncTracksState(this.state, this.current);
   }
 
   /**

@@ -7,9 +7,11 @@ import { formatTracksSpec, parseTracksSpec } from '../anim/controller/track-spec
 import { DEFAULT_SPLIT, parseCompare, parseSplit, type ComparePair } from './compare-state.ts';
 import { parseCrowdModels } from './crowd-models-state.ts';
 import { parseCamera, type CameraSetting } from './camera-setting.ts';
+import { parseMorph } from './morph-param.ts';
 import { UP_PARAMS, type UpParam } from './up-axis.ts';
 
 export { CAMERA_PRESETS, formatCamera, roundCamera, type CameraSetting } from './camera-setting.ts';
+export { formatMorph, parseMorph } from './morph-param.ts';
 
 /**
  * The one typed application state. The URL fills it, the GUI edits it, the frame loop and renderer
@@ -167,33 +169,6 @@ export function defaultState(): AppState {
     compare: null,
     compareSplit: DEFAULT_SPLIT,
   };
-}
-
-/**
- * Parses `name:weight,name:weight,...` (URL key `morph`; '' = none). Names are snake_case-ish
- * identifiers, weights finite numbers (not clamped). Returns the record, or the reason it is malformed.
- */
-export function parseMorph(value: string): Record<string, number> | string {
-  const out: Record<string, number> = {};
-  const text = value.trim();
-  if (text === '') return out;
-  for (const part of text.split(',')) {
-    const item = part.trim();
-    if (item === '') continue;
-    const m = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*:\s*(\S+)$/.exec(item);
-    if (!m) return `"${item}" is not name:weight`;
-    const w = Number(m[2]);
-    if (!Number.isFinite(w)) return `"${item}": weight is not a number`;
-    out[m[1]!] = w;
-  }
-  return out;
-}
-
-/** The inverse of parseMorph: `name:weight,...` in the record's order. */
-export function formatMorph(morph: Readonly<Record<string, number>>): string {
-  return Object.entries(morph)
-    .map(([k, w]) => `${k}:${Number(w.toFixed(4))}`)
-    .join(',');
 }
 
 /** An on/off value that must be one: `1`, `true` or empty (the bare key) is on, `0` or `false` off; null for anything else. */

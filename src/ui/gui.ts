@@ -60,7 +60,7 @@ export class Panel {
     morphTrack: true,
     preset: '(choose)',
     resetMorphs: (): void => {
-      this.app.resetMorphs();
+      this.app.anim.resetMorphs();
       this.proxy.preset = '(choose)';
       this.refresh();
     },
@@ -238,7 +238,7 @@ export class Panel {
       values[name] = model.player.morphWeights[i] ?? 0;
       const folder = kinds?.[i] === 'emotion' ? emotions : modifiers;
       folder.add(values, name, 0, 1, 0.01).decimals(2).listen(this.visible).onChange((v: number) => {
-        this.app.setMorph(name, v);
+        this.app.anim.setMorph(name, v);
         this.proxy.preset = '(choose)';
       });
     });
@@ -283,7 +283,7 @@ export class Panel {
     const names = model.scene.clips.map((c) => c.name);
     p.clip = this.app.state.clip;
     this.clipCtl = this.anim.add(p, 'clip', names.length > 0 ? names : ['(none)']).name('clip  ([ ])').onChange((name: string) => {
-      if (names.includes(name)) this.app.playClip(name);
+      if (names.includes(name)) this.app.anim.playClip(name);
     });
     this.clipCtl.disable(names.length === 0);
     const duration = Math.max(model.player.duration, 1e-3);

@@ -131,7 +131,7 @@ export function installInput(app: App, canvas: HTMLCanvasElement, hooks: InputHo
         if (!m || m.scene.clips.length === 0) return;
         const n = m.scene.clips.length;
         const i = (m.player.clipIndex + (e.key === '[' ? -1 : 1) + n) % n;
-        app.playClip(m.scene.clips[i]!.name);
+        app.anim.playClip(m.scene.clips[i]!.name);
         break;
       }
       case 'skeleton':

@@ -35,7 +35,7 @@ export class TracksPanel {
     priorityBlend: 1,
     transitionClip: '',
     transitionSeconds: 0.5,
-    transition: (): void => this.app.transitionTo(this.misc.transitionClip, this.misc.transitionSeconds),
+    transition: (): void => this.app.anim.transitionTo(this.misc.transitionClip, this.misc.transitionSeconds),
     sync: false,
     blendSpace: false,
     blendSpeed: 0,
@@ -60,7 +60,7 @@ export class TracksPanel {
     }
     const m = this.misc;
     this.folder.add(m, 'priorityBlend', 0, 1, 0.01).name('priority blend').onChange((v: number) => {
-      app.editTracks((c) => {
+      app.anim.editTracks((c) => {
         c.priorityBlend = v;
       });
     }).domElement.title = 'Share of the high-priority tracks where they animate a frame (D3DX SetPriorityBlend)';
@@ -69,7 +69,7 @@ export class TracksPanel {
     this.folder.add(m, 'blendSpace').name('blend space by speed').onChange(() => this.applyBlendSpace()).domElement.title =
       "The low-priority tracks' weights set from one speed, between the two clips whose ground speeds surround it";
     this.blendSpeedCtl = this.folder.add(m, 'blendSpeed', 0, 1, 0.01).decimals(1).name('speed (units/s)').onChange((v: number) => {
-      app.editTracks((c) => c.setBlendValue(v));
+      app.anim.editTracks((c) => c.setBlendValue(v));
     });
     this.folder.add(m, 'addKey').name('Add key at track 0\'s time').domElement.title =
       "A callback key named key_N on track 0's clip at its current time: it shows on the timeline and fires like a key from the file";
@@ -89,7 +89,7 @@ export class TracksPanel {
       for (const ctl of this.perTrack[t]!) ctl.destroy();
       const f = this.trackFolders[t]!;
       const p = this.tracks[t]!;
-      const edit = (fn: (c: AnimController) => void): void => this.app.editTracks(fn);
+      const edit = (fn: (c: AnimController) => void): void => this.app.anim.editTracks(fn);
       this.perTrack[t] = [
         f.add(p, 'clip', clips).name('clip').onChange((name: string) =>
           edit((c) => {
@@ -163,12 +163,12 @@ export class TracksPanel {
     const c = m.player.controller;
     const clip = c.trackClip(0) >= 0 ? c.trackClip(0) : m.player.clipIndex;
     if (clip < 0) return;
-    this.app.addMarker(clip, c.trackClip(0) >= 0 ? c.trackTime(0) : m.player.time, `key_${++this.keys}`);
+    this.app.anim.addMarker(clip, c.trackClip(0) >= 0 ? c.trackTime(0) : m.player.time, `key_${++this.keys}`);
   }
 
   /** Puts every enabled, non-additive low-priority track into sync group 0 (or takes them out). */
   private applySync(on: boolean): void {
-    this.app.editTracks((c) => {
+    this.app.anim.editTracks((c) => {
       for (let t = 0; t < c.trackCount; t++) {
         const member = c.trackEnabled(t) && c.trackClip(t) >= 0 && !c.trackAdditive(t) && c.trackPriority(t) === 'low';
         c.setTrackSync(t, on && member ? 0 : -1);
@@ -184,7 +184,7 @@ export class TracksPanel {
     const m = this.app.current;
     if (!m) return;
     if (!this.misc.blendSpace) {
-      this.app.editTracks((c) => c.setBlendSpace([]));
+      this.app.anim.editTracks((c) => c.setBlendSpace([]));
       return;
     }
     const points: { track: number; value: number }[] = [];
@@ -204,7 +204,7 @@ export class TracksPanel {
     this.misc.sync = true;
     this.misc.blendSpeed = (lo + hi) / 2;
     this.blendSpeedCtl?.min(lo).max(hi > lo ? hi : lo + 1).step((hi - lo) / 200 || 0.01);
-    this.app.editTracks((ctl) => {
+    this.app.anim.editTracks((ctl) => {
       ctl.setBlendSpace(points, 0);
       ctl.setBlendValue(this.misc.blendSpeed);
     });
