@@ -111,7 +111,7 @@ test('view=tangents: a mesh with tangents coloured by direction under several te
   expect(con.errors).toEqual([]);
 });
 
-test('Michelle (corpus-materials): no "not rendered" warning for its normal or metallic-roughness maps, drawn pbr', async ({ page }) => {
+test('Michelle (corpus-materials): no "not rendered" warning for its normal or metallic-roughness maps, tangents generated, drawn pbr', async ({ page }) => {
   test.skip(!existsSync(MICHELLE), `SKIPPED: no ${MICHELLE} (the materials corpus is not shipped; set CORPUS_MATERIALS_DIR)`);
   const con = watchConsole(page);
   await serve(page, { 'Michelle.glb': () => readFileSync(MICHELLE) });
@@ -119,6 +119,8 @@ test('Michelle (corpus-materials): no "not rendered" warning for its normal or m
   await openApp(page, '?model=pbr-fixtures/Michelle.glb&t=0.5&gui=0&grid=0');
   const info = await page.evaluate(() => window.skinlab.info());
   expect(info.shading).toBe('pbr');
+  // Its normal-mapped mesh carries no TANGENT: MikkTSpace's are generated, so the normal map is drawn.
+  expect(info.tangentsGenerated).toBeGreaterThan(0);
   const warnings = info.warnings as string[];
   for (const w of warnings) {
     if (/not rendered/.test(w)) expect(w).not.toMatch(/normal|metallic|roughness/i);
