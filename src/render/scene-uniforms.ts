@@ -136,11 +136,15 @@ export class SceneUniforms {
     return false;
   }
 
-  /** The pbr shading applies to the model under `shading` (AppState): 'pbr', or 'auto' with a metallic-roughness (glTF) material. */
+  /**
+   * The pbr shading applies to the model under `shading` (AppState): 'pbr', or 'auto' with a metallic-roughness
+   * (glTF) material or a material that carries a normal map (a .x/.m3d material with maps: drawn as authored,
+   * its normal map in the tangent frame; without maps such a model keeps the studio look).
+   */
   static pbrFor(model: ModelGpu, shading: 'auto' | 'studio' | 'pbr'): boolean {
     if (shading !== 'auto') return shading === 'pbr';
     const materials = model.scene.materials;
-    for (let i = 0; i < materials.length; i++) if (materials[i]!.metallic !== undefined) return true;
+    for (let i = 0; i < materials.length; i++) if (materials[i]!.metallic !== undefined || materials[i]!.normalMap) return true;
     return false;
   }
 
