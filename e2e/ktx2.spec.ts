@@ -122,7 +122,9 @@ test('a KTX2 fixture on a quad shows its quadrants; the same image cut short sho
   const good = await ktx2Quad(ktx2);
   const bad = await ktx2Quad(ktx2.slice(0, 200));
   await page.route('**/made/*.glb', (route) => route.fulfill({ body: Buffer.from(route.request().url().endsWith('good.glb') ? good : bad), contentType: 'application/octet-stream' }));
-  await openApp(page, '?gui=0&grid=0&shadows=0&model=made/good.glb');
+  // The studio shading: the texture's colours as they are (the quad's glTF material is metallic by default, which
+  // the pbr shading draws as a tinted mirror).
+  await openApp(page, '?gui=0&grid=0&shadows=0&shading=studio&model=made/good.glb');
   expect((await page.evaluate(() => window.skinlab.info())).warnings).toEqual([]);
   const shown = await hues(page);
   expect(shown.red, 'red quadrant').toBeGreaterThan(100);
