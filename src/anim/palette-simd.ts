@@ -27,13 +27,12 @@
 
 import { PALETTE_SIMD_WASM } from './palette-simd-wasm.ts';
 
-const PAGES = 4;
-const CAPACITY_FLOATS = (PAGES * 65536) / 4;
-
 interface Kernel {
   readonly f32: Float32Array;
   readonly i16: Int16Array;
   readonly buffer: ArrayBuffer;
+  /** The memory's size in floats (the .wat declares 4 pages; it never grows). */
+  readonly capacityFloats: number;
   readonly pal: (model: number, inv: number, bones: number, out: number, slots: number) => void;
   readonly views: Map<number, Float32Array>;
 }
@@ -56,7 +55,7 @@ function instantiate(): Kernel | null {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(PALETTE_SIMD_WASM));
     const buffer = (instance.exports.mem as WebAssembly.Memory).buffer;
     const pal = instance.exports.pal as Kernel['pal'];
-    return { f32: new Float32Array(buffer), i16: new Int16Array(buffer), buffer, pal, views: new Map() };
+    return { f32: new Float32Array(buffer), i16: new Int16Array(buffer), buffer, capacityFloats: buffer.byteLength / 4, pal, views: new Map() };
   } catch {
     // A policy that forbids compiling WebAssembly, or an engine that validates but cannot instantiate.
     return null;
@@ -104,7 +103,7 @@ export function buildPaletteSimd(
   const modelAt = slots * 16;
   const invAt = modelAt + model.length;
   const bonesAt = invAt + invBind.length;
-  if (bonesAt + ((slots + 1) >> 1) > CAPACITY_FLOATS || invBind.length < slots * 16) return false;
+  if (bonesAt + ((slots + 1) >> 1) > k.capacityFloats || invBind.length < slots * 16) return false;
   k.f32.set(model, modelAt);
   k.f32.set(invBind, invAt);
   k.i16.set(bones, bonesAt * 2);
