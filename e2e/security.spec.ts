@@ -48,6 +48,16 @@ test('the built page carries a Content-Security-Policy without unsafe-eval or un
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
 });
 
+test('the skinning palettes run through the WebAssembly SIMD kernel under the policy, with no violation', async ({ page }) => {
+  const csp = await watchCsp(page);
+  const con = watchConsole(page);
+  await openApp(page, '?t=0.5');
+  expect((await page.evaluate(() => window.skinlab.info())).paletteKernel).toBe('wasm-simd');
+  expect(await csp.events()).toEqual([]);
+  expect(csp.console).toEqual([]);
+  expect(con.errors).toEqual([]);
+});
+
 test('the scripts of the build under test build no code from strings (eval, new Function, string timers)', () => {
   // The folder playwright.config.ts serves (SKINLAB_DIST, default dist/): the bundle with twgl, lil-gui,
   // gl-matrix, fflate, Vite's preload helper and the parse worker's chunk.

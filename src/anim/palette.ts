@@ -12,10 +12,10 @@
  * - All matrices are taken as affine: the bottom rows of model and invBind are not read, the output's
  *   is written as (0, 0, 0, 1).
  * - bones[k] must be a valid node (model/build validates). The caller owns every buffer. No allocation.
- * - After usePaletteSimd(true) (palette-simd.ts; off by default: the page's CSP would have to allow
- *   WebAssembly) the product runs in a WebAssembly SIMD kernel: float32 arithmetic, the same palette to a
- *   few float32 ulps, about 3x faster for Dawn's 100 slots. buildPaletteScalar is the plain loop, used
- *   otherwise and as the reference.
+ * - Wherever WebAssembly SIMD is available (palette-simd.ts; usePaletteSimd(false) turns it off) the
+ *   product runs in a WebAssembly SIMD kernel: float32 arithmetic, the same palette to a few float32 ulps,
+ *   about 3x faster for Dawn's 100 slots. buildPaletteScalar is the plain loop, used otherwise and as the
+ *   reference.
  */
 
 import { buildPaletteSimd } from './palette-simd.ts';

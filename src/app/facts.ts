@@ -1,4 +1,5 @@
 import { MORPH_PATHS } from '../anim/morph.ts';
+import { paletteSimdInUse } from '../anim/palette-simd.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { paletteRange, TECHNIQUES, type Technique } from '../techniques/index.ts';
 import { findBuiltin } from './builtins.ts';
@@ -228,6 +229,8 @@ export class Facts {
       /** The last completed parse: { name, bytes (with its external files), resources (their count), where: 'worker' | 'main', parseMs, totalMs }, or null. */
       parse: this.lastParse(),
       renderer: ctx.renderer.rendererName,
+      /** The CPU palette product's path: 'wasm-simd' (the WebAssembly SIMD kernel) or 'scalar' (no WebAssembly SIMD here, or compiling it refused). */
+      paletteKernel: paletteSimdInUse() ? 'wasm-simd' : 'scalar',
       canvas: [ctx.canvas.width, ctx.canvas.height],
     };
   }
