@@ -81,6 +81,20 @@ export class Recorder {
     const app = this.app;
     if (!app.current) throw new Error('no model is loaded');
     app.fixedSize = { width: shot.width, height: shot.height };
+    // A shot is the canvas alone, without the page's overlays: the whole picture is free for the framing
+    // (as in `npm run screenshots`, whose page hides them). The page's free rectangles come back after the shot.
+    const freeRects = app.camera.freeRects;
+    app.camera.freeRects = [];
+    try {
+      return await this.draw(shot);
+    } finally {
+      app.camera.freeRects = freeRects;
+    }
+  }
+
+  /** capture() with the framing's free rectangles cleared. */
+  private async draw(shot: Shot): Promise<Capture> {
+    const app = this.app;
     // 'auto' re-frames even when the state already says auto: the user may have orbited since.
     if (shot.camera === 'auto') app.frameModel();
     // A pair `A,B` is a side-by-side compare shot (the single view's technique is left as it is).
@@ -166,7 +180,7 @@ export class Recorder {
     const saved = { clip: s.clip, t: s.t, paused: s.paused, technique: s.technique, compare: formatCompare(s.compare) || 'off', view: s.view, camera: s.camera ? { ...s.camera } : null };
     const time = app.current?.player.time ?? 0;
     const cam = app.camera;
-    const pose = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance, target: [cam.target[0]!, cam.target[1]!, cam.target[2]!] };
+    const pose = { yaw: cam.yawDeg, pitch: cam.pitchDeg, distance: cam.distance, target: [cam.target[0]!, cam.target[1]!, cam.target[2]!], shiftX: cam.shiftX, shiftY: cam.shiftY };
     const size = app.fixedSize;
     const model = app.current;
     return async () => {
@@ -184,6 +198,8 @@ export class Recorder {
       cam.target[0] = pose.target[0]!;
       cam.target[1] = pose.target[1]!;
       cam.target[2] = pose.target[2]!;
+      cam.shiftX = pose.shiftX;
+      cam.shiftY = pose.shiftY;
       await app.nextFrame();
     };
   }
