@@ -1,4 +1,5 @@
 import './style.css';
+import './style-tools.css';
 import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';

@@ -1,3 +1,4 @@
+import { beginTexture, finishTexture } from './texture-state.ts';
 import type { DecodeLimits } from '../loaders/textures/image.ts';
 import type { Ktx2Image, Ktx2Support, Ktx2Target } from '../loaders/textures/ktx2.ts';
 
@@ -37,13 +38,7 @@ const INTERNAL: Readonly<Record<Exclude<Ktx2Target, 'rgba8'>, readonly [number, 
 export function uploadKtx2(gl: WebGL2RenderingContext, image: Ktx2Image): WebGLTexture {
   const compressed = image.target === 'rgba8' ? null : INTERNAL[image.target];
   if (compressed && !gl.getExtension(compressed[1])) throw new Error(`${compressed[1]} is not available on this context`);
-  const tex = gl.createTexture();
-  if (!tex) throw new Error('createTexture failed (context lost?)');
-  gl.bindTexture(gl.TEXTURE_2D, tex);
-  gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
-  gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
-  gl.pixelStorei(gl.UNPACK_COLORSPACE_CONVERSION_WEBGL, gl.NONE);
-  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+  const tex = beginTexture(gl);
   image.levels.forEach((l, i) => {
     if (compressed) gl.compressedTexImage2D(gl.TEXTURE_2D, i, compressed[0], l.width, l.height, 0, l.data);
     else gl.texImage2D(gl.TEXTURE_2D, i, gl.RGBA8, l.width, l.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, l.data);
@@ -53,12 +48,7 @@ export function uploadKtx2(gl: WebGL2RenderingContext, image: Ktx2Image): WebGLT
     if (compressed) gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, image.levels.length - 1);
     else gl.generateMipmap(gl.TEXTURE_2D);
   }
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.REPEAT);
-  gl.bindTexture(gl.TEXTURE_2D, null);
-  return tex;
+  return finishTexture(gl, tex);
 }
 
 /**

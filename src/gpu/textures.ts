@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, fullMipCount, type DecodeLimits, type MipLevel, type Te
 import type { Ktx2Image, Ktx2Support } from '../loaders/textures/ktx2.ts';
 import type { SceneImage } from '../model/types.ts';
 import { ktx2Support, prepareKtx2, uploadKtx2 } from './ktx2-upload.ts';
+import { beginTexture, finishTexture } from './texture-state.ts';
 
 /**
  * Material textures: fetch (an image embedded in the model first: withEmbeddedImages), decode, upload. PNG, JPEG, BMP, GIF and WebP go through the browser's
@@ -234,28 +235,6 @@ async function prepareTexture(name: string, companions: CompanionSource, limits:
     return { ok: false, reason: `is unusable: ${bitmap.width}x${bitmap.height} is larger than this device's ${limits.maxDimension} pixel limit` };
   }
   return { ok: true, bitmap };
-}
-
-/** A new texture object bound to TEXTURE_2D, with the unpack state every upload here assumes. */
-function beginTexture(gl: WebGL2RenderingContext): WebGLTexture {
-  const tex = gl.createTexture();
-  if (!tex) throw new Error('createTexture failed (context lost?)');
-  gl.bindTexture(gl.TEXTURE_2D, tex);
-  gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
-  gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
-  gl.pixelStorei(gl.UNPACK_COLORSPACE_CONVERSION_WEBGL, gl.NONE);
-  gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-  return tex;
-}
-
-/** Trilinear, repeating sampling; unbinds. */
-function finishTexture(gl: WebGL2RenderingContext, tex: WebGLTexture): WebGLTexture {
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.REPEAT);
-  gl.bindTexture(gl.TEXTURE_2D, null);
-  return tex;
 }
 
 /** Uploads a browser-decoded image as level 0 and generates the mip chain. The caller owns the texture. */
