@@ -1,4 +1,5 @@
 import { WebIO } from '@gltf-transform/core';
+import { KHRTextureBasisu } from '@gltf-transform/extensions';
 import type { Scene } from '../model/types.ts';
 import type { TextureSource } from './materials.ts';
 import { sceneToGltf } from './scene-to-gltf.ts';
@@ -39,7 +40,8 @@ function base64(bytes: Uint8Array): string {
 export async function exportGltf(scene: Scene, opts: ExportOptions): Promise<ExportResult> {
   const { doc, warnings } = await sceneToGltf(scene, opts.textures);
   const stem = baseName(opts.fileName ?? 'model').replace(/\.(glb|gltf)$/i, '') || 'model';
-  const io = new WebIO();
+  // The one extension materials.ts may add (KTX2 images); an unregistered extension is silently not written.
+  const io = new WebIO().registerExtensions([KHRTextureBasisu]);
   const files = new Map<string, Uint8Array>();
   if (opts.binary) {
     files.set(`${stem}.glb`, await io.writeBinary(doc));

@@ -1,8 +1,9 @@
 import type { Document, Material as GltfMaterial, Texture } from '@gltf-transform/core';
+import { KHRTextureBasisu } from '@gltf-transform/extensions';
 import { decodeTextureFile } from '../loaders/textures/decode.ts';
 import { decodeDxt } from '../loaders/textures/dxt.ts';
 import { encodePng } from '../loaders/textures/png-encode.ts';
-import { sniffImage } from '../loaders/textures/sniff.ts';
+import { isKtx2, sniffImage } from '../loaders/textures/sniff.ts';
 import type { Material, Scene } from '../model/types.ts';
 
 /**
@@ -13,7 +14,8 @@ import type { Material, Scene } from '../model/types.ts';
  *   as the app draws .x and .m3d materials.
  * - baseColorTexture from `diffuseMap`: the bytes of the Scene's embedded image of that name, else those
  *   `textures(name)` returns. PNG, JPEG and WebP are embedded as they are; DDS (DXT blocks decoded first)
- *   and TGA are decoded and embedded as PNG. A texture that is missing or cannot be decoded leaves the
+ *   and TGA are decoded and embedded as PNG; KTX2 is written as it is, through KHR_texture_basisu (required,
+ *   as the file it came from had it: no PNG fallback is made). A texture that is missing or cannot be decoded leaves the
  *   material without it, with one warning per file name. Each file becomes one glTF texture, shared.
  * - A material read from glTF (Material.metallic set) keeps what it was read with: baseColor (linear, exact),
  *   metallic and roughness, and the metallicRoughness, normal (with its scale), occlusion (with its strength) and
@@ -25,7 +27,7 @@ export type TextureSource = (name: string) => Promise<Uint8Array | null>;
 
 interface Embedded {
   readonly bytes: Uint8Array;
-  readonly mimeType: 'image/png' | 'image/jpeg' | 'image/webp';
+  readonly mimeType: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/ktx2';
 }
 
 function baseName(path: string): string {
@@ -34,6 +36,7 @@ function baseName(path: string): string {
 
 /** The image as glTF can embed it, or an Error whose message says why it cannot. */
 export function embeddableImage(bytes: Uint8Array, name: string): Embedded {
+  if (isKtx2(bytes)) return { bytes, mimeType: 'image/ktx2' };
   const kind = sniffImage(bytes, name);
   if (kind === 'png') return { bytes, mimeType: 'image/png' };
   if (kind === 'jpeg') return { bytes, mimeType: 'image/jpeg' };
@@ -58,6 +61,7 @@ function linearFactor(m: Material): [number, number, number, number] {
 export async function buildMaterials(doc: Document, scene: Scene, textures: TextureSource, warnings: string[]): Promise<(GltfMaterial | null)[]> {
   const cache = new Map<string, Promise<Texture | null>>();
   const uris = new Set<string>();
+  let basisu: KHRTextureBasisu | null = null;
   const textureFor = (name: string): Promise<Texture | null> => {
     let p = cache.get(name);
     if (!p) {
@@ -81,6 +85,7 @@ export async function buildMaterials(doc: Document, scene: Scene, textures: Text
           let uri = `${stem}.${ext}`;
           for (let k = 2; uris.has(uri.toLowerCase()); k++) uri = `${stem}_${k}.${ext}`;
           uris.add(uri.toLowerCase());
+          if (img.mimeType === 'image/ktx2') basisu ??= doc.createExtension(KHRTextureBasisu).setRequired(true);
           return doc.createTexture(stem).setImage(img.bytes).setMimeType(img.mimeType).setURI(uri);
         } catch (e) {
           warnings.push(`texture ${name} could not be written (${(e as Error).message}): the materials that use it are written without it`);

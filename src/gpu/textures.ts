@@ -5,6 +5,7 @@ import type { Ktx2Image, Ktx2Support } from '../loaders/textures/ktx2.ts';
 import type { SceneImage } from '../model/types.ts';
 import { ktx2Support, prepareKtx2, uploadKtx2 } from './ktx2-upload.ts';
 import { beginTexture, finishTexture } from './texture-state.ts';
+import { isKtx2 } from '../loaders/textures/sniff.ts';
 
 /**
  * Material textures: fetch (an image embedded in the model first: withEmbeddedImages), decode, upload. PNG, JPEG, BMP, GIF and WebP go through the browser's
@@ -60,13 +61,6 @@ export function withEmbeddedImages(images: readonly SceneImage[] | undefined, co
     if (!byName.has(image.name.trim())) byName.set(image.name.trim(), image.bytes);
   }
   return (name) => Promise.resolve(byName.get(name) ?? byName.get(name.trim())).then((bytes) => bytes ?? companions(name));
-}
-
-/** KTX2's 12-byte identifier («KTX 20»\r\n\x1A\n): glTF's KHR_texture_basisu images (transcoded by ktx2-upload.ts). */
-const KTX2_MAGIC = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a];
-
-export function isKtx2(bytes: Uint8Array): boolean {
-  return bytes.length >= KTX2_MAGIC.length && KTX2_MAGIC.every((b, i) => bytes[i] === b);
 }
 
 /** A file ready to upload, or the reason it cannot be used. */

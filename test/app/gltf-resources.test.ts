@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { companionName, fileSource, TooLargeError, urlSource } from '../../src/app/model-source.ts';
-import { isKtx2, withEmbeddedImages } from '../../src/gpu/textures.ts';
+import { withEmbeddedImages } from '../../src/gpu/textures.ts';
+import { isKtx2 } from '../../src/loaders/textures/sniff.ts';
 
 /**
  * The page's side of a glTF's external files: how a URI as written finds its file (resource), how embedded

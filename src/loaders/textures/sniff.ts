@@ -27,6 +27,17 @@ function startsWith(bytes: Uint8Array, at: number, ascii: string): boolean {
   return true;
 }
 
+/** KTX2's 12-byte identifier («KTX 20»\r\n\x1A\n). */
+const KTX2_MAGIC = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/**
+ * Whether `bytes` is a KTX2 container (glTF's KHR_texture_basisu images). Not an ImageKind: KTX2 is
+ * transcoded (textures/ktx2.ts) and written into glTF as it is, never decoded to pixels by decode.ts.
+ */
+export function isKtx2(bytes: Uint8Array): boolean {
+  return bytes.length >= KTX2_MAGIC.length && KTX2_MAGIC.every((b, i) => bytes[i] === b);
+}
+
 /** The kind named by the file name's extension, or null. */
 export function kindFromName(name: string): ImageKind | null {
   const m = /\.([a-z0-9]+)\s*$/i.exec(name);
