@@ -142,3 +142,20 @@ test('a bad pair shows the error, never a blank page', async ({ page }) => {
     expect(await page.evaluate(() => window.skinlab.info().compare)).toBeNull();
   }
 });
+
+test('the panel’s “compare with…” menu turns compare on with the chosen technique, changes it, and turns it off', async ({ page }) => {
+  test.setTimeout(90_000);
+  const con = watchConsole(page);
+  await page.setViewportSize({ width: 2 * HALF + 320, height: H + 200 });
+  await openApp(page, '?model=twist&clip=twist&t=2');
+  const single = await page.evaluate(() => window.skinlab.info().technique);
+  const menu = page.locator('.lil-controller', { hasText: 'compare with' }).locator('select');
+  await menu.selectOption('cor');
+  await expect.poll(() => page.evaluate(() => window.skinlab.info().compare)).toEqual({ a: single, b: 'cor', split: 0.5 });
+  await menu.selectOption('dual-quat');
+  await expect.poll(() => page.evaluate(() => window.skinlab.info().compare)).toEqual({ a: single, b: 'dual-quat', split: 0.5 });
+  await expect(menu).toHaveValue('dual-quat');
+  await menu.selectOption('off');
+  await expect.poll(() => page.evaluate(() => window.skinlab.info().compare)).toBeNull();
+  expect(con.errors).toEqual([]);
+});

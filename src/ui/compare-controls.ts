@@ -28,16 +28,20 @@ export function toggleCompare(app: App): Promise<void> {
  * one chosen, or off. The menu reads the state itself (listen()), so it follows the C key and links.
  */
 export function addCompareControl(folder: GUI, app: App): Controller {
+  // lil-gui hands onChange the value its getter reads back after the setter ran; the state only changes once
+  // app.set has run, so the choice is held here for that moment (else onChange would see the old one).
+  let picked: string | null = null;
   const proxy = {
     get compareWith(): string {
-      return app.state.compare ? app.state.compare.b : 'off';
+      return picked ?? (app.state.compare ? app.state.compare.b : 'off');
     },
-    set compareWith(_: string) {
-      // Written by app.set in onChange; the getter reads the state.
+    set compareWith(id: string) {
+      picked = id;
     },
   };
   const options = ['off', ...TECHNIQUES.map((t) => t.id)];
   const ctl = folder.add(proxy, 'compareWith', options).name('compare with…  (C)').listen().onChange((id: string) => {
+    picked = null;
     const s = app.state;
     if (id === 'off') {
       if (s.compare) lastPair = s.compare;
