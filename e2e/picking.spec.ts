@@ -69,6 +69,14 @@ test('hovering names the bone under the pointer, a click selects it, a drag orbi
   // The torso is not the Walker's default weights bone (the one weighting the most vertices: a thigh).
   expect(before.bone).not.toBe(before.hover);
 
+  // The pointer rests; the model moves away under it (the camera's target far to one side): the label goes
+  // without a pointer move, and comes back when the camera does.
+  await page.evaluate(() => window.skinlab.set({ camera: '0,0,2,1000,0,0' }));
+  await expect.poll(async () => (await picked(page)).hover).toBeNull();
+  await expect(label).toBeHidden();
+  await page.evaluate(() => window.skinlab.set({ camera: 'auto' }));
+  await expect.poll(async () => (await picked(page)).hover).toBe(before.hover);
+
   // Empty space: no label.
   await page.mouse.move(view.x + 12, view.y + 12);
   await expect.poll(async () => (await picked(page)).hover).toBeNull();

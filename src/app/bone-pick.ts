@@ -7,7 +7,9 @@ import { PickMesh } from './pick-mesh.ts';
 /**
  * Hover and click picking of the single model's bones (the pointer's label, a click selecting the weights
  * view's bone). The pointer is given in normalised device coordinates; update(), called once per
- * animation frame, runs the hit test only when the pointer moved since the last one. The test uses the
+ * animation frame, runs the hit test when the pointer moved since the last one, and while it rests on the
+ * view every REFRESH_MS too, so the label follows a model that plays or a camera that moves under a still
+ * pointer (at most that often: a test poses the mesh, which is not free on a big model). The test uses the
  * posed mesh as drawn: the CPU morph (current weights) and linear blend skinning (the state's influences)
  * of the current pose — or the bind pose with `bindPose` — posed again only when the pose changed (its node
  * matrices, morph weights, influences or bind pose), and then only the runs of triangles the ray may meet
@@ -17,11 +19,16 @@ import { PickMesh } from './pick-mesh.ts';
  * screen): nothing is hovered there. Buffers are made once per model; update() and pickAt() allocate nothing.
  */
 
+/** How often a resting pointer is tested again, ms. */
+const REFRESH_MS = 120;
+
 export class BonePicker {
   /** The skeleton node under the pointer at the last update (-1: none). */
   hovered = -1;
   private pointerOn = false;
   private moved = false;
+  /** performance.now() of the last test under the pointer. */
+  private testedAt = -Infinity;
   private readonly at = new Float64Array(2);
   private model: LoadedModel | null = null;
   private meshes: PickMesh[] = [];
@@ -50,14 +57,17 @@ export class BonePicker {
   }
 
   /**
-   * Once per animation frame: tests under the pointer if it moved since the last test. A new model, a crowd
-   * or compare turned on clear the hovered bone at once (it named a node of what is no longer drawn alone).
+   * Once per animation frame: tests under the pointer if it moved since the last test, or if it rests on the
+   * view and REFRESH_MS have passed. A new model, a crowd or compare turned on clear the hovered bone at once
+   * (it named a node of what is no longer drawn alone).
    */
   update(): void {
     const { current, state } = this.ctx;
     if (this.hovered >= 0 && (current !== this.model || state.crowd > 1 || state.compare !== null)) this.hovered = -1;
-    if (!this.moved) return;
+    const now = performance.now();
+    if (!this.moved && !(this.pointerOn && now - this.testedAt >= REFRESH_MS)) return;
     this.moved = false;
+    this.testedAt = now;
     this.hovered = this.pointerOn ? this.test() : -1;
   }
 
