@@ -35,59 +35,79 @@ export interface SlotSpheres {
 
 /** The bind-space sphere of every slot (see the header). Allocates; O(vertices · influences). */
 export function slotSpheres(scene: Scene, meshBase: ArrayLike<number>, slotsPerFrame: number): SlotSpheres {
-  const lo = new Float64Array(slotsPerFrame * 3).fill(Infinity);
-  const hi = new Float64Array(slotsPerFrame * 3).fill(-Infinity);
-  let complete = true;
-  const each = (visit: (slot: number, x: number, y: number, z: number) => void): void => {
-    for (let m = 0; m < scene.meshes.length; m++) {
-      const mesh = scene.meshes[m]!;
-      const base = meshBase[m]!;
-      const slots = Math.max(1, mesh.bones.length);
-      const p = mesh.positions;
-      for (let v = 0; v < mesh.vertexCount; v++) {
-        const x = p[v * 3]!;
-        const y = p[v * 3 + 1]!;
-        const z = p[v * 3 + 2]!;
-        const iw = v * MAX_INFLUENCES;
-        for (let k = 0; k < MAX_INFLUENCES; k++) {
-          if (k > 0 && !(mesh.weights[iw + k]! > 0)) break;
-          const j = mesh.joints[iw + k]!;
-          if (j >= slots) complete = false;
-          else visit(base + j, x, y, z);
-          if (!(mesh.weights[iw]! > 0)) break;
-        }
-      }
-    }
-  };
-  each((s, x, y, z) => {
-    const o = s * 3;
-    if (x < lo[o]!) lo[o] = x;
-    if (x > hi[o]!) hi[o] = x;
-    if (y < lo[o + 1]!) lo[o + 1] = y;
-    if (y > hi[o + 1]!) hi[o + 1] = y;
-    if (z < lo[o + 2]!) lo[o + 2] = z;
-    if (z > hi[o + 2]!) hi[o + 2] = z;
-  });
-  const centre = new Float64Array(slotsPerFrame * 3);
-  const r2 = new Float64Array(slotsPerFrame).fill(-1);
+  // acc: pass 0 the box per slot (min x, y, z, max x, y, z); pass 1 the squared radius per slot (index 6).
+  const acc = new Float64Array(slotsPerFrame * 7);
   for (let s = 0; s < slotsPerFrame; s++) {
-    if (!(lo[s * 3]! <= hi[s * 3]!)) continue;
-    for (let a = 0; a < 3; a++) centre[s * 3 + a] = (lo[s * 3 + a]! + hi[s * 3 + a]!) / 2;
-    r2[s] = 0;
+    acc.fill(Infinity, s * 7, s * 7 + 3);
+    acc.fill(-Infinity, s * 7 + 3, s * 7 + 6);
   }
-  each((s, x, y, z) => {
-    const d = (x - centre[s * 3]!) ** 2 + (y - centre[s * 3 + 1]!) ** 2 + (z - centre[s * 3 + 2]!) ** 2;
-    if (d > r2[s]!) r2[s] = d;
-  });
+  let complete = scan(scene, meshBase, acc, 0);
+  const centre = new Float64Array(slotsPerFrame * 3);
+  for (let s = 0; s < slotsPerFrame; s++) {
+    const o = s * 7;
+    const named = acc[o]! <= acc[o + 3]!;
+    for (let a = 0; a < 3; a++) centre[s * 3 + a] = named ? (acc[o + a]! + acc[o + 3 + a]!) / 2 : 0;
+    acc[o + 6] = named ? 0 : -1;
+    // Pass 1 reads the centre from the box's first three entries.
+    for (let a = 0; a < 3; a++) acc[o + a] = centre[s * 3 + a]!;
+  }
+  complete = scan(scene, meshBase, acc, 1) && complete;
   const spheres = new Float32Array(slotsPerFrame * 4);
   for (let s = 0; s < slotsPerFrame; s++) {
+    const r2 = acc[s * 7 + 6]!;
     spheres[s * 4] = centre[s * 3]!;
     spheres[s * 4 + 1] = centre[s * 3 + 1]!;
     spheres[s * 4 + 2] = centre[s * 3 + 2]!;
-    // Rounded up so the float32 radius still reaches the farthest vertex.
-    spheres[s * 4 + 3] = r2[s]! < 0 ? -1 : Math.sqrt(r2[s]!) * (1 + 1e-6) + 1e-7;
+    // Rounded up so the float32 radius still reaches the farthest vertex from the float32 centre.
+    spheres[s * 4 + 3] = r2 < 0 ? -1 : Math.sqrt(r2) * (1 + 1e-6) + 1e-7;
   }
   return { spheres, complete };
+}
+
+/**
+ * One pass over every (vertex, slot it names) pair: `pass` 0 grows slot s's box in acc[s·7 .. s·7+6), pass 1
+ * the squared distance to the centre at acc[s·7 .. s·7+3) in acc[s·7+6]. False when a joint is past its
+ * mesh's slots (that pair is skipped).
+ */
+function scan(scene: Scene, meshBase: ArrayLike<number>, acc: Float64Array, pass: number): boolean {
+  let complete = true;
+  for (let m = 0; m < scene.meshes.length; m++) {
+    const mesh = scene.meshes[m]!;
+    const base = meshBase[m]!;
+    const slots = Math.max(1, mesh.bones.length);
+    const p = mesh.positions;
+    const joints = mesh.joints;
+    const weights = mesh.weights;
+    for (let v = 0; v < mesh.vertexCount; v++) {
+      const x = p[v * 3]!;
+      const y = p[v * 3 + 1]!;
+      const z = p[v * 3 + 2]!;
+      const iw = v * MAX_INFLUENCES;
+      // A vertex whose first weight is 0 takes its first joint alone (software-skin.ts).
+      const n = weights[iw]! > 0 ? MAX_INFLUENCES : 1;
+      for (let k = 0; k < n; k++) {
+        if (k > 0 && !(weights[iw + k]! > 0)) break;
+        const j = joints[iw + k]!;
+        if (j >= slots) {
+          complete = false;
+          continue;
+        }
+        const o = (base + j) * 7;
+        if (pass === 0) {
+          if (x < acc[o]!) acc[o] = x;
+          if (y < acc[o + 1]!) acc[o + 1] = y;
+          if (z < acc[o + 2]!) acc[o + 2] = z;
+          if (x > acc[o + 3]!) acc[o + 3] = x;
+          if (y > acc[o + 4]!) acc[o + 4] = y;
+          if (z > acc[o + 5]!) acc[o + 5] = z;
+        } else {
+          const d = (x - acc[o]!) ** 2 + (y - acc[o + 1]!) ** 2 + (z - acc[o + 2]!) ** 2;
+          if (d > acc[o + 6]!) acc[o + 6] = d;
+        }
+      }
+    }
+  }
+  return complete;
 }
 
 /** An upper bound of the spectral norm of the 3×3 part of the column-major mat4 at p[o..]. */
