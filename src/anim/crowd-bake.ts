@@ -94,8 +94,9 @@ export function crowdSlots(scene: Scene, base: Int32Array): number {
 
 /**
  * Bakes every clip of `scene` (allocates: load-time work). `measureBounds` false leaves the spheres at the
- * origin with radius Infinity (never culled), for callers that only want the palettes; `keyCap` false
- * ignores the key rate (the error measurement's fixed rates).
+ * origin with radius Infinity (never culled), for callers that only want the palettes, as does a vertex
+ * naming a joint past its mesh's bones (no bound is known then); `keyCap` false ignores the key rate (the
+ * error measurement's fixed rates).
  */
 export function bakeCrowd(scene: Scene, maxRate = BAKE_RATE, measureBounds = true, keyCap = true): CrowdBake {
   const meshBase = new Int32Array(scene.meshes.length);
