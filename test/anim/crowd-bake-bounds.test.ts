@@ -127,6 +127,14 @@ describe('crowd bake: spheres from the baked palettes', () => {
     }
   });
 
+  it('a vertex naming a joint past its mesh\'s bones leaves every clip unbounded (never culled)', () => {
+    const clip = makeClip('still', 1, []);
+    const bad = makeMesh([{ p: [1, 0, 0], influences: [[0, 0.5], [3, 0.5]] }], [0], new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
+    const scene: Scene = { name: 'bad', format: 'm3d', floatBits: 0, skeleton: armSkeleton(), meshes: [bad], clips: [clip], materials: [], morphTargets: [], warnings: [] };
+    expect(slotSpheres(scene, [0], 1).complete).toBe(false);
+    expect(bakeCrowd(scene).spheres[3]).toBe(Infinity);
+  });
+
   for (const [name, path, poses] of [['tiny', 'tiny/tiny.x', 40], ['Dawn low', 'generated/dawn-low.m3d', 24]] as const) {
     it(`${name}: every vertex inside its clip's sphere, baked frames, their blends and the exact poses between`, () => {
       const scene = load(path);
