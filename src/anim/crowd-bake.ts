@@ -1,7 +1,7 @@
 import type { Clip, Scene } from '../model/types.ts';
-import { PaletteSet } from './palette-set.ts';
+import { firstWithSkinOf, PaletteSet } from './palette-set.ts';
 import { AnimPlayer } from './player.ts';
-import { PosedBounds } from './posed-bounds.ts';
+import { clipSphere, slotSpheres } from './slot-spheres.ts';
 
 /**
  * The baked crowd's animation data (NVIDIA's SkinnedInstancing, DirectX 10 SDK 2007): every clip's palettes
@@ -17,13 +17,17 @@ import { PosedBounds } from './posed-bounds.ts';
  * (the player keeps t = duration), so the interval before the loop wraps blends towards the clip's end pose
  * (for a looping clip, its first pose) instead of jumping back to frame 0 early.
  *
- * Layout: one block of `slotsPerFrame` mat4 slots per baked frame, mesh m's palette at meshBase[m] inside
- * the block (the CPU crowd's instance block layout, render/crowd.ts), clips one after another; frame g's
- * slot s at palettes[(g · slotsPerFrame + s) · 16 ..], column-major, bind space → model space, exactly what
- * AnimPlayer.writePalette writes at that time.
+ * Layout: one block of `slotsPerFrame` mat4 slots per baked frame holding one palette per distinct skin
+ * (crowdSlots: meshes whose bones and offset matrices are equal share one, as PaletteSet decides; Dawn's
+ * four meshes are one skin of 100 slots), mesh m's palette at meshBase[m] inside the block (the CPU crowd's
+ * instance block layout too, render/crowd.ts), clips one after another; frame g's slot s at
+ * palettes[(g · slotsPerFrame + s) · 16 ..], column-major, bind space → model space, exactly what
+ * AnimPlayer.writePalette writes for mesh m at that time.
  *
- * Bounds: per clip a sphere (centre, radius; model space) holding the skinned meshes at every baked frame,
- * the radius padded by 5 % for the poses between frames.
+ * Bounds: per clip a sphere (centre, radius; model space) holding the skinned meshes at every baked frame
+ * and every linear blend of two of them (what the vertex stage draws), from per-slot bind-space spheres
+ * moved by the baked palettes (slot-spheres.ts: no vertex is posed), the radius padded by 5 % for the
+ * exactly sampled poses between frames the cpu path draws.
  */
 
 /** Default baking rate, samples per second. */
@@ -41,6 +45,8 @@ export interface BakedClip {
 
 export interface CrowdBake {
   readonly slotsPerFrame: number;
+  /** Per mesh, its palette's first slot in a frame's block (meshes sharing a skin share it; crowdSlots). */
+  readonly meshBase: Int32Array;
   readonly clips: readonly BakedClip[];
   /** Frames over every clip (Σ frames + 1). */
   readonly frameCount: number;
@@ -67,10 +73,19 @@ export function bakeIntervals(clip: Clip, maxRate = BAKE_RATE, keyCap = true): n
   return Math.max(1, Math.ceil(clip.duration * rate - 1e-6));
 }
 
-/** Mat4 slots of one instance block: mesh m's palette at base[m] (Σ max(1, bones)), written into `base`. */
+/**
+ * Mat4 slots of one instance block (Σ max(1, bones) over the distinct skins), mesh m's palette at base[m],
+ * written into `base`: a mesh whose bones and offset matrices equal an earlier mesh's (PaletteSet's test)
+ * takes that mesh's slots.
+ */
 export function crowdSlots(scene: Scene, base: Int32Array): number {
   let slots = 0;
   for (let m = 0; m < scene.meshes.length; m++) {
+    const first = firstWithSkinOf(scene.meshes, m);
+    if (first < m) {
+      base[m] = base[first]!;
+      continue;
+    }
     base[m] = slots;
     slots += Math.max(1, scene.meshes[m]!.bones.length);
   }
@@ -79,8 +94,9 @@ export function crowdSlots(scene: Scene, base: Int32Array): number {
 
 /**
  * Bakes every clip of `scene` (allocates: load-time work). `measureBounds` false leaves the spheres at the
- * origin with radius Infinity (never culled), for callers that only want the palettes; `keyCap` false
- * ignores the key rate (the error measurement's fixed rates).
+ * origin with radius Infinity (never culled), for callers that only want the palettes, as does a vertex
+ * naming a joint past its mesh's bones (no bound is known then); `keyCap` false ignores the key rate (the
+ * error measurement's fixed rates).
  */
 export function bakeCrowd(scene: Scene, maxRate = BAKE_RATE, measureBounds = true, keyCap = true): CrowdBake {
   const meshBase = new Int32Array(scene.meshes.length);
@@ -94,43 +110,33 @@ export function bakeCrowd(scene: Scene, maxRate = BAKE_RATE, measureBounds = tru
   }
   const palettes = new Float32Array(frameCount * slotsPerFrame * 16);
   const spheres = new Float32Array(clips.length * 4);
-  // Crowds draw no morph targets (render/crowd.ts), so the spheres bound the unmorphed poses they draw.
+  // One mesh per skin writes the skin's slots (its palette is every mesh's of that skin).
+  const writers: number[] = [];
+  for (let m = 0; m < scene.meshes.length; m++) if (firstWithSkinOf(scene.meshes, m) === m) writers.push(m);
   const player = new AnimPlayer(scene.skeleton, scene.clips);
   const set = new PaletteSet(scene.meshes);
-  const bounds = measureBounds ? new PosedBounds(scene) : null;
-  const lo = [0, 0, 0];
-  const hi = [0, 0, 0];
-  const boxMin = [0, 0, 0];
-  const boxMax = [0, 0, 0];
   for (let c = 0; c < clips.length; c++) {
     const b = clips[c]!;
     player.play(c, 0);
-    boxMin[0] = boxMin[1] = boxMin[2] = Infinity;
-    boxMax[0] = boxMax[1] = boxMax[2] = -Infinity;
     for (let k = 0; k <= b.frames; k++) {
       player.setTime(b.frames > 0 && b.duration > 0 ? (k * b.duration) / b.frames : 0);
       player.evaluate();
       set.update(player.model);
       const block = (b.first + k) * slotsPerFrame;
-      for (let m = 0; m < scene.meshes.length; m++) set.writePalette(scene.meshes[m]!, palettes, (block + meshBase[m]!) * 16);
-      if (bounds) {
-        bounds.measure(set, lo, hi);
-        for (let a = 0; a < 3; a++) {
-          if (lo[a]! < boxMin[a]!) boxMin[a] = lo[a]!;
-          if (hi[a]! > boxMax[a]!) boxMax[a] = hi[a]!;
-        }
-      }
+      for (const m of writers) set.writePalette(scene.meshes[m]!, palettes, (block + meshBase[m]!) * 16);
     }
-    if (bounds && boxMin[0]! <= boxMax[0]!) {
-      let r2 = 0;
-      for (let a = 0; a < 3; a++) {
-        spheres[c * 4 + a] = (boxMin[a]! + boxMax[a]!) / 2;
-        r2 += ((boxMax[a]! - boxMin[a]!) / 2) ** 2;
-      }
-      spheres[c * 4 + 3] = Math.sqrt(r2) * 1.05;
-    } else spheres[c * 4 + 3] = Infinity;
   }
-  return { slotsPerFrame, clips, frameCount, palettes, spheres };
+  // Crowds draw no morph targets (render/crowd.ts), so the spheres bound the unmorphed poses they draw.
+  const slots = measureBounds ? slotSpheres(scene, meshBase, slotsPerFrame) : null;
+  for (let c = 0; c < clips.length; c++) {
+    if (slots === null || !slots.complete) {
+      spheres[c * 4 + 3] = Infinity;
+      continue;
+    }
+    clipSphere(palettes, slotsPerFrame, clips[c]!.first, clips[c]!.frames + 1, slots, spheres, c * 4);
+    spheres[c * 4 + 3] *= 1.05;
+  }
+  return { slotsPerFrame, meshBase, clips, frameCount, palettes, spheres };
 }
 
 /** Clip time of an instance at frame time `t`: t · speed + offset wrapped into [0, duration) (0 for a clip of no length). */

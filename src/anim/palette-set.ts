@@ -33,7 +33,7 @@ function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 /** Index of the first mesh of meshes[0..m) with the same bones and invBind as meshes[m], else m. */
-function firstWithSkinOf(meshes: readonly SkinnedMesh[], m: number): number {
+export function firstWithSkinOf(meshes: readonly SkinnedMesh[], m: number): number {
   const mesh = meshes[m];
   for (let j = 0; j < m; j++) {
     if (sameValues(meshes[j].bones, mesh.bones) && sameValues(meshes[j].invBind, mesh.invBind)) return j;

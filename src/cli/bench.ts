@@ -4,7 +4,7 @@
  * the machine's GPU (ANGLE on Vulkan, src/bench/browser.ts GPU_ARGS) instead of SwiftShader.
  *
  * Parts: cpu (anim-bench: CPU animation vs three.js; tracks-bench: two layered controller tracks vs three.js's
- * AnimationMixer with two actions; wander-bench: the wander crowd per instance), alloc (alloc-bench: GCs and heap growth over 100k
+ * AnimationMixer with two actions; wander-bench: the wander crowd per instance; bake-bench: the crowd bake's time and texture size), alloc (alloc-bench: GCs and heap growth over 100k
  * frames), load (load-bench: loaders vs assimpjs; gltf-load-bench: the glTF reader vs three.js's GLTFLoader), quality
  * (quality-bench: volume ratio and area change of linear, dual-quat, cor and ddm at fixed poses, and the
  * cor/ddm precompute times), browser (src/bench/browser.ts when present: its
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runAllocBench } from '../bench/alloc-bench.ts';
 import { runAnimBench } from '../bench/anim-bench.ts';
+import { runBakeBench } from '../bench/bake-bench.ts';
 import { runQualityBench } from '../bench/quality-bench.ts';
 import { runGltfLoadBench } from '../bench/gltf-load-bench.ts';
 import { runLoadBench } from '../bench/load-bench.ts';
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
     metrics.push(...(await fn()));
     console.log(`== ${part}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   };
-  await timed('cpu', () => [...runAnimBench({ quick, log }), ...runTracksBench({ quick, log }), ...runWanderBench({ quick, log })]);
+  await timed('cpu', () => [...runAnimBench({ quick, log }), ...runTracksBench({ quick, log }), ...runWanderBench({ quick, log }), ...runBakeBench({ quick, log })]);
   await timed('alloc', () => runAllocBench({ quick, log }));
   await timed('load', async () => [...(await runLoadBench({ quick, log })), ...(await runGltfLoadBench({ quick, log }))]);
   await timed('quality', () => runQualityBench({ quick, log }));

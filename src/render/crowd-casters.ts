@@ -24,13 +24,17 @@ export interface CrowdCasterInput {
  * One range of the crowd's shadow caster pass for one model (inside ShadowMap.begin/end, the caster program in
  * use and its frame uniforms applied): instance slots [first, first + slots) drawn at detail level `level`, one
  * drawElementsInstanced per subset (SubCrowd.drawCasters picks the ranges and their levels). Every material
- * casts. A level with its own bake binds it for its draws. Allocates nothing.
+ * casts. A level with its own bake binds it and its block size for its draws. Allocates nothing.
  */
-export function drawCrowdCasters(gl: WebGL2RenderingContext, uniforms: SceneUniforms, cu: { u_crowdBase: number }, v: CrowdVariant, c: CrowdCasterInput, level: number, first: number, slots: number, out: FrameFigures): void {
+export function drawCrowdCasters(gl: WebGL2RenderingContext, uniforms: SceneUniforms, cu: { u_crowdBase: number; u_crowdSlots: number }, v: CrowdVariant, c: CrowdCasterInput, level: number, first: number, slots: number, out: FrameFigures): void {
   if (slots <= 0) return;
   const lod = level === 0 ? null : c.levels[level - 1]!;
   const own = lod?.bake() ?? null;
-  if (own) own.bakeTexture!.bind();
+  const block = cu.u_crowdSlots;
+  if (own) {
+    own.bakeTexture!.bind();
+    cu.u_crowdSlots = own.bake().slotsPerFrame;
+  }
   const crowd = own ?? c.crowd;
   const meshDraws = lod === null ? c.draws : lod.draws;
   for (let i = 0; i < meshDraws.length; i++) {
@@ -53,5 +57,8 @@ export function drawCrowdCasters(gl: WebGL2RenderingContext, uniforms: SceneUnif
       out.meshDrawCalls++;
     }
   }
-  if (own) c.texture.bind();
+  if (own) {
+    c.texture.bind();
+    cu.u_crowdSlots = block;
+  }
 }

@@ -261,11 +261,18 @@ export class SubCrowd {
       const count = starts[l + 1]! - first;
       if (count === 0) continue;
       const lod = l === 0 ? null : this.lod.levels[l - 1]!;
-      // A level with its own bake binds its texture (then the model's again).
+      // A level with its own bake binds its texture and block size (then the model's again).
       const own = lod?.bake() ?? null;
-      if (own) own.bakeTexture!.bind();
+      const slots = cu.u_crowdSlots;
+      if (own) {
+        own.bakeTexture!.bind();
+        cu.u_crowdSlots = own.bake().slotsPerFrame;
+      }
       this.drawInstances(v, uniforms, cu, own ?? this.crowd, count, round, l, first, lod === null ? this.draws : lod.draws, out);
-      if (own) texture.bind();
+      if (own) {
+        texture.bind();
+        cu.u_crowdSlots = slots;
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import { bakeCrowd, type CrowdBake } from '../anim/crowd-bake.ts';
+import { bakeCrowd, crowdSlots, type CrowdBake } from '../anim/crowd-bake.ts';
 import { PaletteSet } from '../anim/palette-set.ts';
 import { AnimPlayer } from '../anim/player.ts';
 import { WanderCrowd } from '../anim/wander.ts';
@@ -19,11 +19,12 @@ import { crowdTime } from './crowd-layout.ts';
  * instance's palette premultiplied by its place on the floor. Changing N, spacing or floor re-places the
  * agents (allocating only when N outgrows the crowd).
  *
- * Palette layout inside an instance block: mesh m's palette (mesh.bones order, as buildPalette writes it)
- * starts at slot meshBase[m]; slotsPerInstance = Σ max(1, bones). An instance's palettes are computed once
- * per distinct skin (PaletteSet: Dawn's 4 meshes share one) and copied to each mesh's slots, bit for bit
- * what writePalette would write. pose() allocates nothing once reserve()
- * has sized the texture; dispose() releases the textures.
+ * Palette layout inside an instance block (anim/crowd-bake.ts crowdSlots, the bake's layout too): one palette
+ * per distinct skin (meshes with equal bones and offset matrices share one: Dawn's 4 meshes one of 100
+ * slots), mesh m's (mesh.bones order, as buildPalette writes it) starting at slot meshBase[m];
+ * slotsPerInstance = Σ max(1, bones) over the skins. An instance's palettes are computed once per distinct
+ * skin (PaletteSet) and written once, bit for bit what writePalette would write for each of its meshes.
+ * pose() allocates nothing once reserve() has sized the texture; dispose() releases the textures.
  *
  * The baked path's data (anim/crowd-bake.ts: every clip's palettes at fixed steps and a bounding sphere per
  * clip, which the culling of both paths reads) is built on the first crowd frame of the model (bake(),
@@ -32,6 +33,8 @@ import { crowdTime } from './crowd-layout.ts';
 export class CrowdModel {
   readonly meshBase: Int32Array;
   readonly slotsPerInstance: number;
+  /** The meshes that write an instance's palettes: the first of each skin (the others read its slots). */
+  private readonly writers: Int32Array;
   readonly palette: CrowdPalette;
   private readonly player: AnimPlayer;
   /** One palette per distinct skin of the scene's meshes, reused for every instance. */
@@ -50,12 +53,9 @@ export class CrowdModel {
     private readonly maxTextureSize: number,
   ) {
     this.meshBase = new Int32Array(scene.meshes.length);
-    let slots = 0;
-    scene.meshes.forEach((m, i) => {
-      this.meshBase[i] = slots;
-      slots += Math.max(1, m.bones.length);
-    });
+    const slots = crowdSlots(scene, this.meshBase);
     this.slotsPerInstance = slots;
+    this.writers = Int32Array.from(scene.meshes.keys()).filter((m) => this.meshBase.indexOf(this.meshBase[m]!) === m);
     this.palette = new CrowdPalette(gl, slots, maxTextureSize);
     this.player = new AnimPlayer(scene.skeleton, scene.clips);
     this.palettes = new PaletteSet(scene.meshes);
@@ -93,6 +93,7 @@ export class CrowdModel {
     pal.reserve(count);
     const data = pal.data;
     const meshes = this.scene.meshes;
+    const writers = this.writers;
     const slots = this.slotsPerInstance;
     const base = this.meshBase;
     const p = this.player;
@@ -110,7 +111,10 @@ export class CrowdModel {
         p.evaluate();
         set.update(p.model);
       } else set.update(main.model);
-      for (let m = 0; m < meshes.length; m++) source.writePalette(meshes[m]!, data, (j * slots + base[m]!) * 16);
+      for (let w = 0; w < writers.length; w++) {
+        const m = writers[w]!;
+        source.writePalette(meshes[m]!, data, (j * slots + base[m]!) * 16);
+      }
     }
   }
 
