@@ -39,6 +39,7 @@
 import type { Channel, Clip, Track } from '../model/types.ts';
 import { TRS_STRIDE } from '../model/types.ts';
 import type { ClipCursor } from './clip-cursor.ts';
+import { sampleChannelsSimd, simdSlerpChannel } from './pose-simd.ts';
 import { interpWeight, NLERP_DOT, slerpShortestAt } from './quat-interp.ts';
 
 export { createClipCursor, resetClipCursor, type ClipCursor } from './clip-cursor.ts';
@@ -144,8 +145,21 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
     sampleEveryChannel(tracks, keys, nodeCount, outLocals);
     return;
   }
+  // One segment search per distinct key-time array, then every live channel reads its segment.
+  const timelines = cursor.timelines;
+  const timelineKey = cursor.timelineKey;
+  const timelineWeight = cursor.timelineWeight;
+  for (let j = 0; j < timelines.length; j++) {
+    timelineKey[j] = findSegment(timelines[j], timelineKey[j]);
+    timelineWeight[j] = interpWeight[0];
+  }
   const base = cursor.base;
   if (base !== null && cursor.baseRest === restLocal) {
+    const slerps = sampleChannelsSimd(cursor, outLocals);
+    if (slerps >= 0) {
+      finishSlerps(cursor, slerps, outLocals);
+      return;
+    }
     outLocals.set(base);
   } else {
     outLocals.set(restLocal);
@@ -156,14 +170,6 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
       const o = constOffsets[i];
       if (o < limit) outLocals[o] = constValues[i];
     }
-  }
-  // One segment search per distinct key-time array, then every live channel reads its segment.
-  const timelines = cursor.timelines;
-  const timelineKey = cursor.timelineKey;
-  const timelineWeight = cursor.timelineWeight;
-  for (let j = 0; j < timelines.length; j++) {
-    timelineKey[j] = findSegment(timelines[j], timelineKey[j]);
-    timelineWeight[j] = interpWeight[0];
   }
   const limit = nodeCount * TRS_STRIDE;
   const kinds = cursor.chanKind;
@@ -221,6 +227,18 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
     outLocals[o + 1] = y * inv;
     outLocals[o + 2] = z * inv;
     outLocals[o + 3] = qw * inv;
+  }
+}
+
+/** The rotations the kernel left (keys too far apart for nlerp): slerped here, into outLocals. */
+function finishSlerps(cursor: ClipCursor, count: number, outLocals: Float32Array): void {
+  for (let i = 0; i < count; i++) {
+    const c = simdSlerpChannel(i);
+    const tl = cursor.chanTimeline[c];
+    const a = cursor.timelineKey[tl] * 4;
+    const v = cursor.chanValues[c];
+    interpWeight[0] = cursor.timelineWeight[tl];
+    slerpShortestAt(v, a, v, a + 4, outLocals, cursor.chanOffset[c]);
   }
 }
 
