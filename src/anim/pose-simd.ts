@@ -22,13 +22,16 @@
  * - Arithmetic in float32 (each product and sum rounded; the JavaScript loops round once from float64), so
  *   results agree with the JavaScript jobs to a few float32 ulps, not bit for bit. The cursor's per-channel
  *   key hints (`keys`) are not updated on this path (they are hints only; the timelines' are).
- * - Memory: one WebAssembly memory. A cursor's tables (its base pose, channel records and key values) are
- *   copied in at its first sampleChannelsSimd (that call allocates) and freed when the cursor is garbage
- *   collected (FinalizationRegistry). A pose scratch sized for the largest skeleton so far holds the pose
+ * - Memory: one WebAssembly memory. A cursor's tables (its base pose and channel records) are copied in at
+ *   its first sampleChannelsSimd (that call allocates), shared with the clip's other cursors over the same
+ *   rest pose (a crowd's players), and freed when the clip is garbage collected (FinalizationRegistry);
+ *   each key-value array is copied once and freed with the array. So key values must not be edited in
+ *   place after a clip is first sampled: an edited clip gets new arrays (and, as before, new cursors). A pose scratch sized for the largest skeleton so far holds the pose
  *   and matrices; every frame copies the pose out (sampling) or in and the matrices out (localToModel), one
  *   memcpy each. Views of the scratch are made once per node count. Otherwise nothing allocates.
  */
 
+import type { Clip } from '../model/types.ts';
 import { TRS_STRIDE } from '../model/types.ts';
 import type { ClipCursor } from './clip-cursor.ts';
 import { POSE_SIMD_WASM } from './pose-simd-wasm.ts';
@@ -48,6 +51,8 @@ interface Pack {
   readonly nodeCount: number;
   /** Record index → cursor channel index. */
   readonly chanOf: Int32Array;
+  /** The rest pose the base was made over. */
+  readonly rest: Float32Array | null;
 }
 
 interface ScratchViews {
@@ -59,7 +64,12 @@ interface Kernel {
   readonly heap: WasmHeap;
   readonly sample: (recs: number, count: number, locals: number, tl: number, list: number) => number;
   readonly l2m: (parents: number, locals: number, model: number, count: number) => void;
-  readonly packs: WeakMap<ClipCursor, Pack | null>;
+  /** Per cursor, its pack (null: none fits). */
+  readonly cursorPacks: WeakMap<ClipCursor, Pack | null>;
+  /** Per clip, the packs made for its cursors (freed with the clip). */
+  readonly packs: WeakMap<Clip, Pack[]>;
+  /** Per key-value array, its copy's address (freed with the array). */
+  readonly values: WeakMap<Float32Array, number>;
   readonly freed: FinalizationRegistry<number> | null;
   /** Pose scratch: locals (nodes · 40 bytes), model (nodes · 64), parents (nodes · 2). */
   scratch: number;
@@ -88,7 +98,9 @@ function instantiate(): Kernel | null {
       heap,
       sample: instance.exports.sample as Kernel['sample'],
       l2m: instance.exports.l2m as Kernel['l2m'],
+      cursorPacks: new WeakMap(),
       packs: new WeakMap(),
+      values: new WeakMap(),
       freed,
       scratch: -1,
       scratchNodes: 0,
@@ -153,46 +165,84 @@ function scratchFor(k: Kernel, nodes: number): ScratchViews | null {
   return v;
 }
 
-/** Copies the cursor's tables into the heap (see Pack); null when it has no base or memory runs out. */
-function buildPack(k: Kernel, cursor: ClipCursor): Pack | null {
+/** The heap address of `values` (copied in once per array, freed with it); -1 when memory runs out. */
+function valuesAt(k: Kernel, values: Float32Array): number {
+  let at = k.values.get(values);
+  if (at !== undefined) return at;
+  at = k.heap.alloc(values.length * 4);
+  if (at < 0) return -1;
+  k.heap.f32.set(values, at >> 2);
+  k.values.set(values, at);
+  if (k.freed !== null) k.freed.register(values, at);
+  return at;
+}
+
+/** Whether `pack` (made for another cursor of the same clip) holds exactly what `cursor` would put in one. */
+function packFits(k: Kernel, pack: Pack, cursor: ClipCursor, base: Float32Array, chans: readonly number[]): boolean {
+  if (pack.rest !== cursor.baseRest || pack.count !== chans.length || pack.timelines !== cursor.timelines.length) return false;
+  const f32 = k.heap.f32;
+  const b = pack.base >> 2;
+  for (let i = 0; i < pack.nodeCount * TRS_STRIDE; i++) if (!Object.is(f32[b + i], base[i])) return false;
+  const i32 = k.heap.i32;
+  for (let r = 0; r < chans.length; r++) {
+    const c = chans[r];
+    const q = (pack.recs >> 2) + r * 4;
+    if (pack.chanOf[r] !== c || i32[q] !== cursor.chanKind[c] || i32[q + 1] !== cursor.chanOffset[c] * 4) return false;
+    if (i32[q + 2] !== cursor.chanTimeline[c] * 8 || i32[q + 3] !== k.values.get(cursor.chanValues[c])) return false;
+  }
+  return true;
+}
+
+/**
+ * The cursor's tables in the heap (see Pack): shared by every cursor of the clip over the same rest pose
+ * with the same tables (the players of a crowd), made on the first; null when it has no base or memory
+ * runs out.
+ */
+function packOf(k: Kernel, cursor: ClipCursor): Pack | null {
   const base = cursor.base;
   if (base === null) return null;
   const nodeCount = (base.length / TRS_STRIDE) | 0;
   const limit = nodeCount * TRS_STRIDE;
   const chans: number[] = [];
   for (let c = 0; c < cursor.chanKind.length; c++) if (cursor.chanNodeOffset[c] < limit) chans.push(c);
+  let shared = k.packs.get(cursor.clip);
+  if (shared === undefined) {
+    shared = [];
+    k.packs.set(cursor.clip, shared);
+  }
+  for (const p of shared) if (packFits(k, p, cursor, base, chans)) return p;
+  const valueAt: number[] = [];
+  for (const c of chans) {
+    const at = valuesAt(k, cursor.chanValues[c]);
+    if (at < 0) return null;
+    valueAt.push(at);
+  }
   const timelines = cursor.timelines.length;
-  let valueFloats = 0;
-  for (const c of chans) valueFloats += cursor.chanValues[c].length;
-  // Layout (bytes): records 16 each, timelines 8 each, slerp list 4 each, base, values.
+  // Layout (bytes): records 16 each, timelines 8 each, slerp list 4 each, base.
   const recsBytes = chans.length * 16;
   const tlBytes = timelines * 8;
   const listBytes = chans.length * 4;
-  const baseBytes = limit * 4;
-  const total = recsBytes + tlBytes + listBytes + baseBytes + valueFloats * 4;
-  const at = k.heap.alloc(total);
+  const at = k.heap.alloc(recsBytes + tlBytes + listBytes + limit * 4);
   if (at < 0) return null;
   const heap = k.heap;
   const recs = at;
   const tl = recs + recsBytes;
   const list = tl + tlBytes;
   const baseAt = list + listBytes;
-  let values = baseAt + baseBytes;
   heap.f32.set(base.subarray(0, limit), baseAt >> 2);
   const i32 = heap.i32;
   for (let r = 0; r < chans.length; r++) {
     const c = chans[r];
-    const v = cursor.chanValues[c];
-    heap.f32.set(v, values >> 2);
     const q = (recs >> 2) + r * 4;
     i32[q] = cursor.chanKind[c];
     i32[q + 1] = cursor.chanOffset[c] * 4;
     i32[q + 2] = cursor.chanTimeline[c] * 8;
-    i32[q + 3] = values;
-    values += v.length * 4;
+    i32[q + 3] = valueAt[r];
   }
-  if (k.freed !== null) k.freed.register(cursor, at);
-  return { recs, count: chans.length, tl, timelines, list, base: baseAt, nodeCount, chanOf: Int32Array.from(chans) };
+  if (k.freed !== null) k.freed.register(cursor.clip, at);
+  const pack: Pack = { recs, count: chans.length, tl, timelines, list, base: baseAt, nodeCount, chanOf: Int32Array.from(chans), rest: cursor.baseRest };
+  shared.push(pack);
+  return pack;
 }
 
 let lastPack: Pack | null = null;
@@ -201,10 +251,10 @@ let lastPack: Pack | null = null;
 export function sampleChannelsSimd(cursor: ClipCursor, outLocals: Float32Array): number {
   const k = current();
   if (k === null) return -1;
-  let pack = k.packs.get(cursor);
+  let pack = k.cursorPacks.get(cursor);
   if (pack === undefined) {
-    pack = buildPack(k, cursor);
-    k.packs.set(cursor, pack);
+    pack = packOf(k, cursor);
+    k.cursorPacks.set(cursor, pack);
   }
   if (pack === null) return -1;
   const nodes = pack.nodeCount;
