@@ -12,6 +12,10 @@
  * - Rotations need not be exactly unit: composeTRS scales by 2/|q|², so a drifting quaternion still
  *   gives a pure rotation. A zero quaternion gives no rotation.
  * - Matrices are affine; the bottom row is written as (0, 0, 0, 1). No allocation.
+ * - Where WebAssembly SIMD runs (pose-simd.ts; usePoseSimd(false) turns it off) localToModel runs in a
+ *   WebAssembly kernel (pose-simd.wat) in float32 arithmetic: the same matrices as localToModelScalar to
+ *   float32 rounding of the terms summed (a translation that cancels to near zero keeps the absolute
+ *   error of its terms). Arrays other than exactly nodeCount · 10 pose floats take localToModelScalar.
  */
 
 import { TRS_STRIDE } from '../model/types.ts';

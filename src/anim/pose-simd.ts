@@ -258,7 +258,7 @@ export function sampleChannelsSimd(cursor: ClipCursor, outLocals: Float32Array):
   }
   if (pack === null) return -1;
   const nodes = pack.nodeCount;
-  if (outLocals.length < nodes * TRS_STRIDE) return -1;
+  if (nodes === 0 || outLocals.length < nodes * TRS_STRIDE) return -1;
   const views = scratchFor(k, nodes);
   if (views === null) return -1;
   const heap = k.heap;

@@ -30,7 +30,15 @@
  *   the same frames) share one timeline. A frame finds its segment once per timeline, then interpolates
  *   each live channel with that timeline's key and weight. Segment search depends only on the times, so
  *   the results are those of a search per channel, bit for bit.
- * - Allocation: createClipCursor allocates (once per clip, at load); sampleClip allocates nothing.
+ * - Where WebAssembly SIMD runs (pose-simd.ts; usePoseSimd(false) turns it off), the channel loop of a
+ *   cursor with its base runs in a WebAssembly kernel (pose-simd.wat): float32 arithmetic, so the pose
+ *   agrees with this file's loop to float32 rounding, not bit for bit; rotations whose keys are too far
+ *   apart for nlerp are still slerped here (slerpShortestAt, the same bits). On that path the per-channel
+ *   hints in `keys` are not updated (the timelines' are; results never depend on either). The other paths
+ *   (no base, another restLocal, a cursor of another clip) are this file's loops.
+ * - Allocation: createClipCursor allocates (once per clip, at load); sampleClip allocates nothing, except
+ *   the first call with a cursor on the kernel path, which copies the cursor's tables into the kernel's
+ *   memory.
  *   Inside, doubles cross calls through typed-array slots (sampleTime, interpWeight) because V8 boxes a
  *   double argument of a call it does not inline. sampleClipAt takes the time from sampleTime[0] for
  *   callers that keep their clock in a typed array (AnimPlayer).
