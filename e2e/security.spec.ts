@@ -48,11 +48,12 @@ test('the built page carries a Content-Security-Policy without unsafe-eval or un
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
 });
 
-test('the skinning palettes run through the WebAssembly SIMD kernel under the policy, with no violation', async ({ page }) => {
+test('the skinning palettes and the pose jobs run through the WebAssembly SIMD kernels under the policy, with no violation', async ({ page }) => {
   const csp = await watchCsp(page);
   const con = watchConsole(page);
   await openApp(page, '?t=0.5');
   expect((await page.evaluate(() => window.skinlab.info())).paletteKernel).toBe('wasm-simd');
+  expect((await page.evaluate(() => window.skinlab.info())).poseKernel).toBe('wasm-simd');
   expect(await csp.events()).toEqual([]);
   expect(csp.console).toEqual([]);
   expect(con.errors).toEqual([]);

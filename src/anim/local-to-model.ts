@@ -12,9 +12,14 @@
  * - Rotations need not be exactly unit: composeTRS scales by 2/|q|², so a drifting quaternion still
  *   gives a pure rotation. A zero quaternion gives no rotation.
  * - Matrices are affine; the bottom row is written as (0, 0, 0, 1). No allocation.
+ * - Where WebAssembly SIMD runs (pose-simd.ts; usePoseSimd(false) turns it off) localToModel runs in a
+ *   WebAssembly kernel (pose-simd.wat) in float32 arithmetic: the same matrices as localToModelScalar to
+ *   float32 rounding of the terms summed (a translation that cancels to near zero keeps the absolute
+ *   error of its terms). Arrays other than exactly nodeCount · 10 pose floats take localToModelScalar.
  */
 
 import { TRS_STRIDE } from '../model/types.ts';
+import { localToModelSimd } from './pose-simd.ts';
 
 /** Writes local[i] = T · R · S from locals[i · 10..] as a column-major 4x4 at out[o..o+16]. */
 export function composeTRS(locals: ArrayLike<number>, i: number, out: Float32Array, o: number): void {
@@ -44,8 +49,17 @@ export function composeTRS(locals: ArrayLike<number>, i: number, out: Float32Arr
   out[o + 15] = 1;
 }
 
-/** Fills outModel for every node in `parents`. See the file contract. */
+/**
+ * Fills outModel for every node in `parents`. See the file contract. Through the WebAssembly kernel
+ * (pose-simd.ts) where it runs, else localToModelScalar.
+ */
 export function localToModel(parents: Int16Array, locals: Float32Array, outModel: Float32Array): void {
+  if (localToModelSimd(parents, locals, outModel)) return;
+  localToModelScalar(parents, locals, outModel);
+}
+
+/** localToModel in JavaScript (float64 arithmetic, one rounding to float32 per output): the reference. */
+export function localToModelScalar(parents: Int16Array, locals: Float32Array, outModel: Float32Array): void {
   const count = parents.length;
   for (let i = 0; i < count; i++) {
     const l = i * TRS_STRIDE;

@@ -30,7 +30,15 @@
  *   the same frames) share one timeline. A frame finds its segment once per timeline, then interpolates
  *   each live channel with that timeline's key and weight. Segment search depends only on the times, so
  *   the results are those of a search per channel, bit for bit.
- * - Allocation: createClipCursor allocates (once per clip, at load); sampleClip allocates nothing.
+ * - Where WebAssembly SIMD runs (pose-simd.ts; usePoseSimd(false) turns it off), the channel loop of a
+ *   cursor with its base runs in a WebAssembly kernel (pose-simd.wat): float32 arithmetic, so the pose
+ *   agrees with this file's loop to float32 rounding, not bit for bit; rotations whose keys are too far
+ *   apart for nlerp are still slerped here (slerpShortestAt, the same bits). On that path the per-channel
+ *   hints in `keys` are not updated (the timelines' are; results never depend on either). The other paths
+ *   (no base, another restLocal, a cursor of another clip) are this file's loops.
+ * - Allocation: createClipCursor allocates (once per clip, at load); sampleClip allocates nothing, except
+ *   the first call with a cursor on the kernel path, which copies the cursor's tables into the kernel's
+ *   memory.
  *   Inside, doubles cross calls through typed-array slots (sampleTime, interpWeight) because V8 boxes a
  *   double argument of a call it does not inline. sampleClipAt takes the time from sampleTime[0] for
  *   callers that keep their clock in a typed array (AnimPlayer).
@@ -39,6 +47,7 @@
 import type { Channel, Clip, Track } from '../model/types.ts';
 import { TRS_STRIDE } from '../model/types.ts';
 import type { ClipCursor } from './clip-cursor.ts';
+import { sampleChannelsSimd, simdSlerpChannel } from './pose-simd.ts';
 import { interpWeight, NLERP_DOT, slerpShortestAt } from './quat-interp.ts';
 
 export { createClipCursor, resetClipCursor, type ClipCursor } from './clip-cursor.ts';
@@ -144,8 +153,21 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
     sampleEveryChannel(tracks, keys, nodeCount, outLocals);
     return;
   }
+  // One segment search per distinct key-time array, then every live channel reads its segment.
+  const timelines = cursor.timelines;
+  const timelineKey = cursor.timelineKey;
+  const timelineWeight = cursor.timelineWeight;
+  for (let j = 0; j < timelines.length; j++) {
+    timelineKey[j] = findSegment(timelines[j], timelineKey[j]);
+    timelineWeight[j] = interpWeight[0];
+  }
   const base = cursor.base;
   if (base !== null && cursor.baseRest === restLocal) {
+    const slerps = sampleChannelsSimd(cursor, outLocals);
+    if (slerps >= 0) {
+      finishSlerps(cursor, slerps, outLocals);
+      return;
+    }
     outLocals.set(base);
   } else {
     outLocals.set(restLocal);
@@ -156,14 +178,6 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
       const o = constOffsets[i];
       if (o < limit) outLocals[o] = constValues[i];
     }
-  }
-  // One segment search per distinct key-time array, then every live channel reads its segment.
-  const timelines = cursor.timelines;
-  const timelineKey = cursor.timelineKey;
-  const timelineWeight = cursor.timelineWeight;
-  for (let j = 0; j < timelines.length; j++) {
-    timelineKey[j] = findSegment(timelines[j], timelineKey[j]);
-    timelineWeight[j] = interpWeight[0];
   }
   const limit = nodeCount * TRS_STRIDE;
   const kinds = cursor.chanKind;
@@ -221,6 +235,18 @@ export function sampleClipAt(clip: Clip, cursor: ClipCursor, restLocal: Float32A
     outLocals[o + 1] = y * inv;
     outLocals[o + 2] = z * inv;
     outLocals[o + 3] = qw * inv;
+  }
+}
+
+/** The rotations the kernel left (keys too far apart for nlerp): slerped here, into outLocals. */
+function finishSlerps(cursor: ClipCursor, count: number, outLocals: Float32Array): void {
+  for (let i = 0; i < count; i++) {
+    const c = simdSlerpChannel(i);
+    const tl = cursor.chanTimeline[c];
+    const a = cursor.timelineKey[tl] * 4;
+    const v = cursor.chanValues[c];
+    interpWeight[0] = cursor.timelineWeight[tl];
+    slerpShortestAt(v, a, v, a + 4, outLocals, cursor.chanOffset[c]);
   }
 }
 

@@ -1,5 +1,6 @@
 import { MORPH_PATHS } from '../anim/morph.ts';
 import { paletteSimdInUse } from '../anim/palette-simd.ts';
+import { poseSimdInUse } from '../anim/pose-simd.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { paletteRange, TECHNIQUES, type Technique } from '../techniques/index.ts';
 import { findBuiltin } from './builtins.ts';
@@ -231,6 +232,8 @@ export class Facts {
       renderer: ctx.renderer.rendererName,
       /** The CPU palette product's path: 'wasm-simd' (the WebAssembly SIMD kernel) or 'scalar' (no WebAssembly SIMD here, or compiling it refused). */
       paletteKernel: paletteSimdInUse() ? 'wasm-simd' : 'scalar',
+      /** The CPU pose jobs' path (clip sampling, local → model): 'wasm-simd' (the WebAssembly kernels) or 'scalar' (plain JavaScript), as paletteKernel. */
+      poseKernel: poseSimdInUse() ? 'wasm-simd' : 'scalar',
       canvas: [ctx.canvas.width, ctx.canvas.height],
     };
   }

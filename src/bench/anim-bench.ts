@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { PaletteSet } from '../anim/palette-set.ts';
 import { paletteSimdInUse } from '../anim/palette-simd.ts';
+import { poseSimdInUse } from '../anim/pose-simd.ts';
 import { AnimPlayer } from '../anim/player.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import type { Scene } from '../model/types.ts';
@@ -125,14 +126,14 @@ export function runAnimBench(opts: AnimBenchOptions): Metric[] {
     const [ours, three] = interleaved([c.ours, c.three], blocks, perBlock);
     const nodes = scene.skeleton.parents.length;
     const slots = scene.meshes.reduce((s, m) => s + m.bones.length, 0);
-    const what = `${nodes} nodes, ${scene.meshes.length} mesh(es), ${slots} palette slots (${paletteSimdInUse() ? 'WebAssembly SIMD palette kernel' : 'scalar palette loop'}), clip "${scene.clips[0].name}"; median of ${blocks} blocks of ${perBlock} frames at dt 1/60 s`;
+    const what = `${nodes} nodes, ${scene.meshes.length} mesh(es), ${slots} palette slots (${paletteSimdInUse() ? 'WebAssembly SIMD palette kernel' : 'scalar palette loop'}; ${poseSimdInUse() ? 'sampling and local-to-model in the WebAssembly pose kernel' : 'sampling and local-to-model in JavaScript'}), clip "${scene.clips[0].name}"; median of ${blocks} blocks of ${perBlock} frames at dt 1/60 s`;
     out.push(
       { name: `anim_${model.id}_us`, value: ours, unit: 'us', note: `ours: AnimPlayer advance + evaluate (sample + local-to-model) + PaletteSet.write (${c.set.skinCount} distinct skin(s) built, copied to each mesh: the page's path); ${what}` },
       { name: `anim_${model.id}_threejs_us`, value: three, unit: 'us', note: `three.js ${'0.187'}: AnimationMixer.update + updateMatrixWorld + Skeleton.update per mesh; ${what}` },
       { name: `anim_${model.id}_ratio_vs_threejs`, value: three / ours, unit: 'x', note: 'three.js µs / ours µs, same run, interleaved' },
       { name: `anim_${model.id}_palette_diff_vs_threejs`, value: diff, unit: 'rel', note: 'largest |ours − three.js| palette float / max(1, |value|) at 5 clip times (fairness check)' },
     );
-    log(`anim ${model.id}: ours ${ours.toFixed(2)} µs, three.js ${three.toFixed(2)} µs, ratio ${(three / ours).toFixed(2)}x (palette ${paletteSimdInUse() ? 'SIMD' : 'scalar'}), palette diff ${diff.toExponential(1)}`);
+    log(`anim ${model.id}: ours ${ours.toFixed(2)} µs, three.js ${three.toFixed(2)} µs, ratio ${(three / ours).toFixed(2)}x (palette ${paletteSimdInUse() ? 'SIMD' : 'scalar'}, pose ${poseSimdInUse() ? 'SIMD' : 'scalar'}), palette diff ${diff.toExponential(1)}`);
   }
   return out;
 }
