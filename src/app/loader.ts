@@ -16,6 +16,7 @@ import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 import { rememberCompanions } from './model-companions.ts';
 import { standUpright, type UpParam } from './up-axis.ts';
 import type { FirstFrameClock } from './first-frame.ts';
+import { studioEnvironment } from '../render/studio-env.ts';
 
 /**
  * Loading and cancelling: reads a source's bytes (and a glTF's external files) with progress, parses them in the worker, prepares the
@@ -100,6 +101,8 @@ export class ModelLoader {
       for (const r of resources.values()) byteCount += r.length;
       const resourceCount = resources.size;
       const size = formatBytes(byteCount);
+      // glTF materials draw pbr by default: its environment is made while the worker parses (the page is idle then).
+      if (looksLikeGltf(source.name, bytes)) setTimeout(studioEnvironment, 0);
       const parsed = await parseModel(
         source.name,
         bytes,

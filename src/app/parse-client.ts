@@ -42,8 +42,11 @@ export async function parseModel(
 ): Promise<ParseResult> {
   const t0 = performance.now();
   throwIfAborted(signal);
-  const worker = startWorker();
-  if (worker && (await workerReady(worker, signal))) return runInWorker(worker, { name, bytes, resources }, signal, onTick, t0);
+  const started = spare;
+  spare = null;
+  const worker = started?.worker ?? startWorker();
+  const ready = worker !== null && (await (started ? readyUnlessAborted(started, signal) : workerReady(worker, signal)));
+  if (worker && ready) return runInWorker(worker, { name, bytes, resources }, signal, onTick, t0);
   worker?.terminate();
   onTick(0);
   await yieldToPaint();
@@ -52,6 +55,34 @@ export async function parseModel(
   const scene = await loadModelAsync(name, bytes, resources);
   const now = performance.now();
   return { scene, where: 'main', parseMs: now - p0, totalMs: now - t0 };
+}
+
+/** A worker started ahead of the first parse (prestartParseWorker) and its readiness; taken by the next parse. */
+let spare: { worker: Worker; ready: Promise<boolean> } | null = null;
+
+/**
+ * Starts the next parse's worker now, so its module loads while the page builds itself and the model file
+ * arrives; the next parseModel takes it instead of starting one. Without Worker support nothing happens.
+ */
+export function prestartParseWorker(): void {
+  if (spare) return;
+  const worker = startWorker();
+  if (worker) spare = { worker, ready: workerReady(worker, new AbortController().signal) };
+}
+
+/** A prestarted worker's readiness, or an AbortError (the worker terminated) when `signal` aborts first. */
+function readyUnlessAborted(started: { worker: Worker; ready: Promise<boolean> }, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      started.worker.terminate();
+      reject(abortError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    void started.ready.then((ok) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(ok);
+    });
+  });
 }
 
 function startWorker(): Worker | null {

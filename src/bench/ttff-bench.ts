@@ -22,6 +22,7 @@ import { median } from './timing.ts';
  * Rows: ttff_<id>_ms (ours, from navigation), ttff_<id>_load_ms (ours, from the model asked for: stats().firstFrameMs,
  * with its parts in the note), ttff_<id>_threejs_ms and ttff_<id>_ratio_vs_threejs (three ms / ours ms) for glTF.
  * LittlestTokyo (4 MB, Draco) is taken from SKINLAB_TTFF_DIR or ../shared/corpus-gltf when present.
+ * SKINLAB_TTFF_MODELS: a comma list of row ids (tiny_x, dawn_high, fox_glb, …) to measure only those.
  */
 
 interface TtffModel {
@@ -110,7 +111,9 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
   const { browser, log } = opts;
   const rounds = opts.quick ? 3 : 7;
   const out: Metric[] = [];
+  const only = process.env.SKINLAB_TTFF_MODELS?.split(',').map((x) => x.trim());
   for (const m of ttffModels(log)) {
+    if (only && !only.includes(m.id)) continue;
     const target: ModelTarget = m.path ? { kind: 'file', path: m.path } : { kind: 'builtin', id: 'default' };
     const server: ShotsServer = await startShotsServer(opts.dist, target);
     try {
