@@ -2,8 +2,7 @@ import './style.css';
 import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
-import { fetchEarly, firstModelUrl } from './app/early-start.ts';
-import { prestartParseWorker } from './app/parse-client.ts';
+import { startEarly } from './app/early-start.ts';
 import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { returnFocusAfterPanel } from './ui/panel-focus.ts';
@@ -78,11 +77,9 @@ declare global {
 function start(): void {
   document.documentElement.dataset.state = 'loading';
   // Before the context and the panels (the slow part of building the page): the first model's file is asked
-  // for and the parse worker's module loads meanwhile (early-start.ts, parse-client.ts).
+  // for and the parse worker's module loads meanwhile (early-start.ts; src/boot.ts has usually done it already).
+  startEarly(location.search, document.baseURI);
   const params = paramsFromSearch(location.search);
-  const firstUrl = firstModelUrl(params, document.baseURI);
-  if (firstUrl) fetchEarly(firstUrl);
-  prestartParseWorker();
   const canvas = document.getElementById('view') as HTMLCanvasElement;
   const chrome = document.getElementById('chrome') as HTMLElement;
   const overlay = new Overlay(chrome);

@@ -17,6 +17,7 @@ import { rememberCompanions } from './model-companions.ts';
 import { standUpright, type UpParam } from './up-axis.ts';
 import type { FirstFrameClock } from './first-frame.ts';
 import { studioEnvironment } from '../render/studio-env.ts';
+import { takeSpareWorker } from './parse-worker-start.ts';
 
 /**
  * Loading and cancelling: reads a source's bytes (and a glTF's external files) with progress, parses them in the worker, prepares the
@@ -161,6 +162,8 @@ export class ModelLoader {
       gpu?.dispose();
       if (seq !== this.seq) return false;
       clock.drop();
+      // A load that failed before its parse leaves no worker started ahead of it idle (parse-worker-start.ts).
+      takeSpareWorker()?.worker.terminate();
       view.progress(null);
       if ((e as Error).name === 'AbortError') return false;
       const text = (e as Error)?.message ?? String(e);
