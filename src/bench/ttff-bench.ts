@@ -77,11 +77,15 @@ export function ttffModels(log: (line: string) => void): TtffModel[] {
 
 const READY_MS = 300_000;
 
+/** The WebGL renderer string of the first page measured (logged once per run). */
+let rendererName = '';
+
 /** Our page, fresh: the finished first frame's figures (stats().firstFrame). */
 async function ours(page: Page, url: string): Promise<FirstFrame> {
   await page.goto(url);
   await page.waitForFunction(() => ['ready', 'error'].includes(document.documentElement.dataset.state ?? ''), undefined, { timeout: READY_MS });
-  const result = await page.evaluate(() => ({ state: document.documentElement.dataset.state, ff: window.skinlab.stats().firstFrame, error: document.getElementById('error')?.textContent ?? '' }));
+  const result = await page.evaluate(() => ({ state: document.documentElement.dataset.state, ff: window.skinlab.stats().firstFrame, renderer: String(window.skinlab.info().renderer), error: document.getElementById('error')?.textContent ?? '' }));
+  rendererName ||= result.renderer;
   if (result.state !== 'ready' || !result.ff) throw new Error(`the page reported an error: ${result.error.trim() || '(no message)'}`);
   return result.ff;
 }
@@ -111,6 +115,8 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
   const { browser, log } = opts;
   const rounds = opts.quick ? 3 : 7;
   const out: Metric[] = [];
+  rendererName = '';
+  let rendererLogged = false;
   const only = process.env.SKINLAB_TTFF_MODELS?.split(',').map((x) => x.trim());
   for (const m of ttffModels(log)) {
     if (only && !only.includes(m.id)) continue;
@@ -162,6 +168,10 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
         out.push({ name: `ttff_${m.id}_threejs_ms`, value: three, unit: 'ms', note: `${what}: three.js ${'r' + (await threeRevision())} page (bench/three-gltf.html), same server, same fresh-context rule, from navigation start to the first render finished; medians, ms: ${threeParts}` });
         out.push({ name: `ttff_${m.id}_ratio_vs_threejs`, value: Math.round((three / page) * 100) / 100, unit: 'x', note: 'three.js ms / ours ms, page clocks from navigation start (above 1: skinlab draws its first frame sooner)' });
         line += `; three.js ${three} ms (${threeParts}); ratio ${(three / page).toFixed(2)}`;
+      }
+      if (rendererName && !rendererLogged) {
+        log(`ttff renderer: ${rendererName}`);
+        rendererLogged = true;
       }
       log(line);
     } finally {
