@@ -39,8 +39,9 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 1024,
-    // The app, and the crowd benchmark's three.js peer page (src/bench/browser.ts opens bench/three-crowd.html).
-    rollupOptions: { input: { main: join(root, 'index.html'), 'three-crowd': join(root, 'bench', 'three-crowd.html') } },
+    // The app, and the benchmarks' three.js peer pages (src/bench/browser.ts opens bench/three-crowd.html,
+    // src/bench/ttff-bench.ts bench/three-gltf.html).
+    rollupOptions: { input: { main: join(root, 'index.html'), 'three-crowd': join(root, 'bench', 'three-crowd.html'), 'three-gltf': join(root, 'bench', 'three-gltf.html') } },
   },
   // The parse worker (src/app/parse-worker.ts) is a module worker: bundled as an ES module chunk of its own.
   worker: { format: 'es' },

@@ -3,6 +3,7 @@ import './style-tools.css';
 import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
+import { startEarly } from './app/early-start.ts';
 import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { returnFocusAfterPanel } from './ui/panel-focus.ts';
@@ -76,6 +77,10 @@ declare global {
 
 function start(): void {
   document.documentElement.dataset.state = 'loading';
+  // Before the context and the panels (the slow part of building the page): the first model's file is asked
+  // for and the parse worker's module loads meanwhile (early-start.ts; src/boot.ts has usually done it already).
+  startEarly(location.search, document.baseURI);
+  const params = paramsFromSearch(location.search);
   const canvas = document.getElementById('view') as HTMLCanvasElement;
   const chrome = document.getElementById('chrome') as HTMLElement;
   const overlay = new Overlay(chrome);
@@ -220,7 +225,6 @@ function start(): void {
   };
   requestAnimationFrame(syncTime);
 
-  const params = paramsFromSearch(location.search);
   const booted = app.set({ model: 'default', ...params });
   // set() has applied the parameters by now (its first, synchronous step): a crowd with LOD gets its LOD
   // worker compiling the simplifier while the model loads (crowd-lod-loader.ts).

@@ -11,6 +11,7 @@ import { ContextLoss } from './context-loss.ts';
 import { boneNames, currentPaletteRange, Facts, unsupportedReason, type OverlayFacts } from './facts.ts';
 import { FrameDrawer } from './frame.ts';
 import { FrameLoop } from './frame-loop.ts';
+import { FirstFrameClock } from './first-frame.ts';
 import type { Stats } from './frame-stats.ts';
 import { Checks } from './checks.ts';
 import { DeformGate } from './deform-gate.ts';
@@ -53,6 +54,8 @@ export class App implements AppContext {
   readonly anim: AnimationEdits = new AnimationEdits(this);
   /** When set, the drawing buffer has exactly this size in pixels whatever the canvas's CSS size (recorders). */
   fixedSize: { width: number; height: number } | null = null;
+  /** Time to first frame of the last model loaded (first-frame.ts; stats().firstFrame). */
+  readonly firstFrame: FirstFrameClock;
 
   private readonly loop: FrameLoop;
   private readonly frame: FrameDrawer;
@@ -67,6 +70,7 @@ export class App implements AppContext {
   ) {
     const app = this;
     this.renderer = new Renderer(gl);
+    this.firstFrame = new FirstFrameClock(() => this.renderer.programs.compileMs);
     this.deform = new DeformGate(view, (m) => this.fail(m));
     this.frame = new FrameDrawer(this);
     this.loop = new FrameLoop({
@@ -77,8 +81,16 @@ export class App implements AppContext {
       },
       canDraw: () => !this.current?.gpu.isDisposed,
       draw: (dt, now) => {
+        // A load's first frame is finished before it is timed (first-frame.ts); no other frame waits for the GPU.
+        const first = this.firstFrame;
+        const measured = first.measuring && this.current !== null;
+        if (measured) first.frameStart();
         if (this.current) this.frame.draw(this.current, dt, now);
         else this.renderer.clear();
+        if (measured) {
+          gl.finish();
+          first.frameEnd();
+        }
       },
       resized: () => {
         if (this.state.camera === null) this.frame.cameraDirty = true;
@@ -100,6 +112,7 @@ export class App implements AppContext {
         return app.loss.restoring;
       },
       get up() { return app.state.up; },
+      firstFrame: this.firstFrame,
     });
     this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls, () => this.frame.lod, () => this.frame.mixed.facts(this.current, this.frame.figures));
     this.loss = new ContextLoss(this, () => this.nextFrame());
@@ -221,6 +234,8 @@ export class App implements AppContext {
     this.frame.cameraDirty = true;
     this.view.progress(null);
     this.view.modelChanged(model);
+    this.firstFrame.lap('prepare');
+    this.firstFrame.adopted();
     this.loop.ensureRunning();
     await this.deform.whenShown(this.current, this.state);
     await this.nextFrame();
@@ -321,7 +336,11 @@ export class App implements AppContext {
 
   /** `stats()` (docs/api.md#stats): figures over the last second, and the last one-time work; compare's right half with `half` 1. */
   stats(half = 0): Stats {
-    return (half === 1 ? this.frame.compare.statsB : this.frame.stats).snapshot(this.current);
+    const out = (half === 1 ? this.frame.compare.statsB : this.frame.stats).snapshot(this.current);
+    const first = this.firstFrame.last;
+    out.firstFrame = first ? { ...first } : null;
+    out.firstFrameMs = first ? first.totalMs : null;
+    return out;
   }
 
   /** Benchmark hook: median ms of `frames` frames drawn back to back and finished. */

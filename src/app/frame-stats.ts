@@ -1,6 +1,7 @@
 import { liveQualityIfAny } from '../quality/live.ts';
 import type { FrameFigures } from '../render/frame-types.ts';
 import type { LoadedModel } from './loaded-model.ts';
+import type { FirstFrame } from './first-frame.ts';
 
 /**
  * Per-frame figures and the stats window: what `stats()` returns and the stats box shows — figures averaged
@@ -87,6 +88,13 @@ export interface Stats {
    * window's averages), so figures read once this has advanced twice past a change describe frames after it.
    */
   windows: number;
+  /**
+   * Time to first frame of the last model loaded, ms (its `firstFrame.totalMs`), or null before one; filled in by
+   * the app (first-frame.ts), not by the stats window.
+   */
+  firstFrameMs: number | null;
+  /** Its parts (first-frame.ts FirstFrame): fetch, parse, prepare, upload, shaders, wait, draw; null before a model. */
+  firstFrame: FirstFrame | null;
 }
 
 export class FrameStats {
@@ -128,6 +136,8 @@ export class FrameStats {
     volumeRatio: null,
     areaP95: null,
     windows: 0,
+    firstFrameMs: null,
+    firstFrame: null,
   };
   private readonly oneTime = { what: '', ms: 0 };
 

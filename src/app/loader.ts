@@ -15,6 +15,9 @@ import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/
 import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 import { rememberCompanions } from './model-companions.ts';
 import { standUpright, type UpParam } from './up-axis.ts';
+import type { FirstFrameClock } from './first-frame.ts';
+import { studioEnvironment } from '../render/studio-env.ts';
+import { takeSpareWorker } from './parse-worker-start.ts';
 
 /**
  * Loading and cancelling: reads a source's bytes (and a glTF's external files) with progress, parses them in the worker, prepares the
@@ -40,6 +43,8 @@ export interface LoadHost {
   readonly restoring: boolean;
   /** The `up` key: which of the file's axes stands up (up-axis.ts). */
   readonly up: UpParam;
+  /** Time to first frame: the loader marks the start and its steps; the host marks adopt and the first frame. */
+  readonly firstFrame: FirstFrameClock;
 }
 
 /** The last completed parse (info().parse). */
@@ -72,6 +77,8 @@ export class ModelLoader {
     const host = this.host;
     const view = host.view;
     const seq = ++this.seq;
+    const clock = host.firstFrame;
+    clock.begin(id);
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -89,11 +96,14 @@ export class ModelLoader {
         if (seq === this.seq) view.progress(text, share);
       });
       if (seq !== this.seq) return false;
+      clock.lap('fetch');
       // Parsed in a worker: the page keeps drawing; the bar is indeterminate (the parsers report no progress).
       let byteCount = bytes.length;
       for (const r of resources.values()) byteCount += r.length;
       const resourceCount = resources.size;
       const size = formatBytes(byteCount);
+      // glTF materials draw pbr by default: its environment is made while the worker parses (the page is idle then).
+      if (looksLikeGltf(source.name, bytes)) setTimeout(studioEnvironment, 0);
       const parsed = await parseModel(
         source.name,
         bytes,
@@ -104,6 +114,7 @@ export class ModelLoader {
         resources,
       );
       if (seq !== this.seq) return false;
+      clock.lap('parse');
       const builtin = findBuiltin(id);
       // Stood upright as `up` asks: a Z-up file turned when asked or detected, a built-in as its sample program does.
       const { scene, up } = standUpright(parsed.scene, host.up, builtin?.orient);
@@ -116,7 +127,9 @@ export class ModelLoader {
       // Images the file carries (glTF) are used before any companion file of the same name.
       const companions = withEmbeddedImages(scene.images, source.companions);
       rememberCompanions(scene, companions);
+      clock.lap('prepare');
       gpu = await ModelGpu.create(host.gl, scene, companions, framing, warnings);
+      clock.lap('upload');
       for (const note of source.notes) if (!warnings.includes(note)) warnings.push(note);
       if (seq !== this.seq) {
         gpu.dispose();
@@ -148,6 +161,9 @@ export class ModelLoader {
     } catch (e) {
       gpu?.dispose();
       if (seq !== this.seq) return false;
+      clock.drop();
+      // A load that failed before its parse leaves no worker started ahead of it idle (parse-worker-start.ts).
+      takeSpareWorker()?.worker.terminate();
       view.progress(null);
       if ((e as Error).name === 'AbortError') return false;
       const text = (e as Error)?.message ?? String(e);
@@ -173,6 +189,7 @@ export class ModelLoader {
   cancel(): void {
     this.abort?.abort();
     this.seq++;
+    this.host.firstFrame.drop();
     this.host.view.progress(null);
     // During a context restore the state goes back to ready when the restored frame is drawn.
     if (this.host.hasModel && !this.host.restoring) document.documentElement.dataset.state = 'ready';

@@ -1,6 +1,7 @@
 import type { CompanionSource } from '../gpu/textures.ts';
 import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 import { FileSet } from './file-set.ts';
+import { takeEarlyResponse } from './early-start.ts';
 
 /**
  * Where a model's bytes and its companion files (textures) come from: a URL (companions resolve
@@ -198,7 +199,8 @@ async function fetchBytes(
 ): Promise<Uint8Array> {
   let res: Response;
   try {
-    res = await fetch(href, { signal });
+    // The first model's request may have gone out before the page was built (early-start.ts).
+    res = await (takeEarlyResponse(href) ?? fetch(href, { signal }));
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     // A network failure, or an address the page may not read (another origin without CORS, or one the

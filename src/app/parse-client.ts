@@ -1,6 +1,7 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
 import type { Scene } from '../model/types.ts';
 import { errorFromFields, ownedBytes, type ParseReply, type ParseRequest } from './parse-protocol.ts';
+import { startParseWorker, takeSpareWorker, workerReady, type SpareWorker } from './parse-worker-start.ts';
 
 /**
  * Parsing a model without stopping the page: each load gets its own module worker
@@ -20,8 +21,6 @@ export interface ParseResult {
   readonly totalMs: number;
 }
 
-/** How long a worker may take to start before the parse runs on the page instead. */
-const WORKER_START_MS = 15_000;
 /** Interval of `onTick` while parsing, ms. */
 const TICK_MS = 200;
 
@@ -42,8 +41,10 @@ export async function parseModel(
 ): Promise<ParseResult> {
   const t0 = performance.now();
   throwIfAborted(signal);
-  const worker = startWorker();
-  if (worker && (await workerReady(worker, signal))) return runInWorker(worker, { name, bytes, resources }, signal, onTick, t0);
+  const started = takeSpareWorker();
+  const worker = started?.worker ?? startParseWorker();
+  const ready = worker !== null && (await (started ? readyUnlessAborted(started, signal) : workerReady(worker, signal)));
+  if (worker && ready) return runInWorker(worker, { name, bytes, resources }, signal, onTick, t0);
   worker?.terminate();
   onTick(0);
   await yieldToPaint();
@@ -52,47 +53,6 @@ export async function parseModel(
   const scene = await loadModelAsync(name, bytes, resources);
   const now = performance.now();
   return { scene, where: 'main', parseMs: now - p0, totalMs: now - t0 };
-}
-
-function startWorker(): Worker | null {
-  try {
-    // Written out in full so Vite finds it and bundles the worker as its own module chunk.
-    return new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module', name: 'skinlab-parse' });
-  } catch {
-    return null;
-  }
-}
-
-/** True once the worker reports that its module ran; false when it fails to load or does not start in time. */
-function workerReady(worker: Worker, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      worker.onmessage = null;
-      worker.onerror = null;
-      signal.removeEventListener('abort', onAbort);
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve(false);
-    }, WORKER_START_MS);
-    const onAbort = (): void => {
-      done();
-      worker.terminate();
-      reject(abortError());
-    };
-    signal.addEventListener('abort', onAbort);
-    worker.onmessage = (e: MessageEvent<ParseReply>) => {
-      if (e.data.type !== 'ready') return;
-      done();
-      resolve(true);
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      done();
-      resolve(false);
-    };
-  });
 }
 
 function runInWorker(
@@ -173,5 +133,20 @@ function yieldToPaint(): Promise<void> {
         r();
       }, 0),
     );
+  });
+}
+
+/** A prestarted worker's readiness, or an AbortError (the worker terminated) when `signal` aborts first. */
+function readyUnlessAborted(started: SpareWorker, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      started.worker.terminate();
+      reject(abortError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    void started.ready.then((ok) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(ok);
+    });
   });
 }

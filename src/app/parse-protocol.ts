@@ -21,6 +21,15 @@ export interface ParseRequest {
   readonly resources?: ReadonlyMap<string, Uint8Array>;
 }
 
+/**
+ * Page → worker, before any ParseRequest: the model about to come is named `name`; the worker loads the reader
+ * its format needs (a glTF's) meanwhile. Only a hint: nothing is answered.
+ */
+export interface ParseWarm {
+  readonly type: 'warm';
+  readonly name: string;
+}
+
 /** A thrown error as plain fields; `line`/`offset` are -1 where unknown (LoadError's convention). */
 export interface ErrorFields {
   readonly name: string;

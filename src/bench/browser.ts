@@ -4,6 +4,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import playwrightConfig from '../../playwright.config.ts';
 import { startShotsServer, type ShotsServer } from '../cli/shots-server.ts';
 import type { Metric } from './metric.ts';
+import { runTtffBench } from './ttff-bench.ts';
 
 /**
  * The browser part of `npm run bench` (docs/api.md#bench-resultsjson rows). Builds nothing: it serves an existing
@@ -19,9 +20,11 @@ import type { Metric } from './metric.ts';
  *     collections in it from a browser trace (`browser_gc_count`), bytes allocated per frame (used-heap
  *     growth with no collection in between), and the JS heap after a forced GC before and after
  *     (`browser_heap_growth_bytes`).
+ * (d) ttff: time to first frame of a fresh page per model, against three.js's GLTFLoader for the glTF files
+ *     (src/bench/ttff-bench.ts).
  *
  * --quick: the page's quick run, a shorter heap window.
- * SKINLAB_BENCH_PARTS (or `parts`): a comma list of crowds, techniques, heap to run only those (`shadows`, a
+ * SKINLAB_BENCH_PARTS (or `parts`): a comma list of crowds, techniques, heap, ttff to run only those (`shadows`, a
  * part of its own before, is measured inside techniques and accepted as a synonym).
  */
 
@@ -31,7 +34,7 @@ export interface BrowserBenchOptions {
   dist?: string;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
-  /** Parts to run (default SKINLAB_BENCH_PARTS, else all): crowds, techniques, heap. */
+  /** Parts to run (default SKINLAB_BENCH_PARTS, else all): crowds, techniques, heap, ttff. */
   parts?: readonly string[];
   /** Chromium executable (default: playwright.config.ts's, CHROMIUM_PATH or /usr/bin/chromium). */
   browser?: string;
@@ -39,7 +42,7 @@ export interface BrowserBenchOptions {
   gpu?: boolean;
 }
 
-const BROWSER_PARTS = ['crowds', 'techniques', 'shadows', 'heap'] as const;
+const BROWSER_PARTS = ['crowds', 'techniques', 'shadows', 'heap', 'ttff'] as const;
 
 /**
  * Chromium flags for a hardware GPU: ANGLE on Vulkan, the GPU process on even where Chromium's blocklist or
@@ -76,8 +79,8 @@ async function waitReady(page: Page, what: string): Promise<void> {
 export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric[]> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const dist = resolve(opts.dist ?? process.env.SKINLAB_DIST ?? 'dist');
-  if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'bench', 'three-crowd.html'))) {
-    throw new Error(`${dist} has no build with the three.js peer page (bench/three-crowd.html): build it first with npx vite build`);
+  if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'bench', 'three-crowd.html')) || !existsSync(join(dist, 'bench', 'three-gltf.html'))) {
+    throw new Error(`${dist} has no build with the three.js peer pages (bench/three-crowd.html, bench/three-gltf.html): build it first with npx vite build`);
   }
   const launch = playwrightConfig.use?.launchOptions ?? {};
   const executablePath = opts.browser ?? launch.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -164,6 +167,11 @@ export async function runBrowserBench(opts: BrowserBenchOptions): Promise<Metric
       metrics.push({ name: 'browser_heap_growth_bytes', value: after - before, unit: 'bytes', note: 'JS heap after a forced GC, after minus before the window' });
       log(`heap: ${frames} frames, ${minor + major} GCs, ${(h1 - h0)} B allocated (${Number.isFinite(perFrame) ? perFrame.toFixed(1) : '?'} B/frame), ${after - before} B retained`);
       await page.close();
+    }
+
+    // (d) Time to first frame, fresh pages (src/bench/ttff-bench.ts).
+    if (parts.has('ttff')) {
+      metrics.push(...(await runTtffBench({ browser, dist, context: { viewport, deviceScaleFactor: 1 }, quick: opts.quick, log })));
     }
   } finally {
     await browser.close();

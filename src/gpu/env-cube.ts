@@ -1,8 +1,8 @@
-import { envLevels, prefilterStudioCube, studioIrradianceSH } from '../render/studio-env.ts';
+import { envLevels, studioEnvironment } from '../render/studio-env.ts';
 
 /**
  * The pbr shading's environment on the GPU: the prefiltered studio cube (render/studio-env.ts, generated on
- * the CPU once, some tens of ms) uploaded as an RGBA16F cube map with its roughness mip levels, and the 9 SH
+ * the CPU once per page, some tens of ms) uploaded as an RGBA16F cube map with its roughness mip levels, and the 9 SH
  * coefficients of its diffuse light. The caller owns the texture (dispose deletes it).
  */
 export class EnvCube {
@@ -13,8 +13,8 @@ export class EnvCube {
   readonly maxLod: number;
 
   constructor(private readonly gl: WebGL2RenderingContext) {
-    const levels = prefilterStudioCube();
-    this.sh = studioIrradianceSH();
+    const { levels, sh } = studioEnvironment();
+    this.sh = sh;
     this.maxLod = envLevels() - 1;
     const tex = gl.createTexture();
     if (!tex) throw new Error('createTexture failed (context lost?)');

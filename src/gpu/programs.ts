@@ -126,6 +126,11 @@ export function releaseShaders(gl: WebGL2RenderingContext, program: WebGLProgram
  */
 export class ProgramCache {
   private readonly programs = new Map<string, twgl.ProgramInfo>();
+  /**
+   * Milliseconds spent compiling and linking since the cache was made (cache misses of get(), until the link
+   * status is known): read before and after a piece of work to learn its share (stats().firstFrame.shadersMs).
+   */
+  compileMs = 0;
 
   /**
    * The live cache of a context (the renderer's), for mesh state that compiles a program of its own (stream-out's
@@ -152,6 +157,15 @@ export class ProgramCache {
     const key = `${vert}|${frag}|${defineKey(defines)}|${feedback.join(',')}`;
     const cached = this.programs.get(key);
     if (cached) return cached;
+    const t0 = performance.now();
+    try {
+      return this.compile(key, vert, frag, defines, feedback);
+    } finally {
+      this.compileMs += performance.now() - t0;
+    }
+  }
+
+  private compile(key: string, vert: SourceName, frag: SourceName, defines: Defines, feedback: readonly string[]): twgl.ProgramInfo {
     const head = header(defines);
     let message = '';
     const info = twgl.createProgramInfo(this.gl, [head + SOURCES[vert], head + SOURCES[frag]], {

@@ -115,8 +115,10 @@ export async function prepareMaterialTextures(
   const limits: DecodeLimits = { ...DEFAULT_LIMITS, maxDimension: Math.min(DEFAULT_LIMITS.maxDimension, maxSize || DEFAULT_LIMITS.maxDimension) };
   const names = [...new Set(materials.flatMap((m) => [mapName(m, 'diffuseMap'), ...MATERIAL_MAP_FIELDS.map((f) => mapName(m, f))]).filter((n): n is string => !!n))];
   const prepared = new Map<string, Prepared>();
-  const support = ktx2Support(gl);
-  await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits, support))));
+  // Asked only when a KTX2 file is met: the first extension query is a round trip that waits for the GPU process.
+  let support: Ktx2Support | null = null;
+  const supportOnce = (): Ktx2Support => (support ??= ktx2Support(gl));
+  await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits, supportOnce))));
   return prepared;
 }
 
@@ -203,10 +205,10 @@ export function uploadMaterialSet(
 }
 
 /** Fetches and decodes one file; every failure becomes a reason. */
-async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits, support: Ktx2Support): Promise<Prepared> {
+async function prepareTexture(name: string, companions: CompanionSource, limits: DecodeLimits, support: () => Ktx2Support): Promise<Prepared> {
   const bytes = await companions(name).catch(() => null);
   if (!bytes) return { ok: false, reason: 'was not found next to the model' };
-  if (isKtx2(bytes)) return prepareKtx2(bytes, support, limits);
+  if (isKtx2(bytes)) return prepareKtx2(bytes, support(), limits);
   let decoded;
   try {
     decoded = decodeTextureFile(bytes, name, limits);

@@ -212,3 +212,15 @@ export function studioIrradianceSH(size = 64): Float32Array {
   for (let k = 0; k < 9; k++) for (let ch = 0; ch < 3; ch++) out[k * 3 + ch] = ((acc[k * 3 + ch]! * 4 * Math.PI) / total) * band[k]!;
   return out;
 }
+
+/** The default environment (prefilterStudioCube(), studioIrradianceSH()), made once per page and shared; read-only. */
+let shared: { levels: Float32Array[][]; sh: Float32Array } | null = null;
+
+/**
+ * The default prefiltered cube and irradiance SH, computed on the first call and kept (about 130 KB): what the
+ * pbr shading's environment uploads (gpu/env-cube.ts). Callers must not write into the arrays. Calling it early
+ * (while a glTF file is being parsed in the worker, app/loader.ts) takes its tens of ms off the first frame.
+ */
+export function studioEnvironment(): { readonly levels: readonly Float32Array[][]; readonly sh: Float32Array } {
+  return (shared ??= { levels: prefilterStudioCube(), sh: studioIrradianceSH() });
+}

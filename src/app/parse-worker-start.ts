@@ -1,0 +1,83 @@
+import type { ParseReply, ParseWarm } from './parse-protocol.ts';
+
+/**
+ * Starting the parse worker (src/app/parse-worker.ts), kept apart from parse-client.ts (which carries the
+ * loaders for the main-thread fallback) so the page's first script (src/boot.ts) can start one before the rest
+ * of the page has arrived. A worker started ahead is the "spare": the next parse takes it. At most one is ever
+ * started ahead per page, so a late call never leaves an idle worker behind.
+ */
+
+/** How long a worker may take to start before the parse runs on the page instead. */
+export const WORKER_START_MS = 15_000;
+
+/** A worker started ahead of the first parse and its readiness (true once its module ran). */
+export interface SpareWorker {
+  readonly worker: Worker;
+  readonly ready: Promise<boolean>;
+}
+
+let spare: SpareWorker | null = null;
+let prestarted = false;
+
+/** A new parse worker, or null when none can be made (no Worker, the script refused). */
+export function startParseWorker(): Worker | null {
+  try {
+    // Written out in full so Vite finds it and bundles the worker as its own module chunk.
+    return new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module', name: 'skinlab-parse' });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the first parse's worker now (once per page: later calls do nothing), so its module loads while the
+ * page builds itself and the model file arrives. `name`: the model file's name when known; the worker then
+ * loads that format's reader ahead too (ParseWarm).
+ */
+export function prestartParseWorker(name?: string): void {
+  if (prestarted) return;
+  prestarted = true;
+  const worker = startParseWorker();
+  if (!worker) return;
+  spare = { worker, ready: workerReady(worker, new AbortController().signal) };
+  if (name) worker.postMessage({ type: 'warm', name } satisfies ParseWarm);
+}
+
+/** The worker started ahead, once (null when none was or it was taken). */
+export function takeSpareWorker(): SpareWorker | null {
+  const s = spare;
+  spare = null;
+  return s;
+}
+
+/** True once the worker reports that its module ran; false when it fails to load or does not start in time. */
+export function workerReady(worker: Worker, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      worker.onmessage = null;
+      worker.onerror = null;
+      signal.removeEventListener('abort', onAbort);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve(false);
+    }, WORKER_START_MS);
+    const onAbort = (): void => {
+      done();
+      worker.terminate();
+      reject(new DOMException('loading cancelled', 'AbortError'));
+    };
+    signal.addEventListener('abort', onAbort);
+    worker.onmessage = (e: MessageEvent<ParseReply>) => {
+      if (e.data.type !== 'ready') return;
+      done();
+      resolve(true);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      done();
+      resolve(false);
+    };
+  });
+}
