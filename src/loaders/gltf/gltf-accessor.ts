@@ -1,10 +1,10 @@
-import type { Accessor } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
+import type { GltfAccessor as Accessor } from './gltf-doc.ts';
 
 /**
- * Accessor data → the float and index arrays the Scene stores. gltf-transform hands out each accessor's
- * components in its own typed array (sparse accessors already resolved, Draco/meshopt already decoded) plus
- * the `normalized` flag; the dequantisation KHR_mesh_quantization allows (normalised or plain integer
+ * Accessor data → the float and index arrays the Scene stores. The document (gltf-doc.ts) hands out each
+ * accessor's components in one typed array of its component type (sparse accessors already resolved,
+ * Draco/meshopt already decoded; it may alias the file's bytes) plus the `normalized` flag; the dequantisation KHR_mesh_quantization allows (normalised or plain integer
  * components) is done here, by the glTF 2.0 rules (§3.11: c / (2^b − 1), signed clamped at −1).
  * Every function returns a fresh array (the accessor's own may be shared by several primitives), never
  * allocates per element beyond it, and throws LoadError naming `where` for a missing or mis-sized array.

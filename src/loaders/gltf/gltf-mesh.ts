@@ -1,6 +1,6 @@
-import type { Primitive } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
 import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
+import type { GltfPrimitive as Primitive } from './gltf-doc.ts';
 
 /**
  * One glTF primitive → the vertex and triangle arrays of a SkinnedMesh (skin and morphs: gltf-skin.ts,

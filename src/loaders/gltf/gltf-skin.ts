@@ -1,8 +1,8 @@
-import type { Primitive, Skin } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
 import { normaliseInfluences } from '../../model/influences.ts';
 import { MAX_INFLUENCES } from '../../model/types.ts';
 import { readFloats, readUints } from './gltf-accessor.ts';
+import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './gltf-doc.ts';
 
 /**
  * Skin data of a glTF primitive → SkinnedMesh influences and palette.
@@ -94,7 +94,7 @@ export function rigidInfluences(vertexCount: number): Influences {
 }
 
 /** The skin's palette; `indexOf` maps its joints to skeleton nodes (every joint is in the skeleton). */
-export function skinPalette(skin: Skin, indexOf: (node: import('@gltf-transform/core').Node) => number, where: string): Palette {
+export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, where: string): Palette {
   const joints = skin.listJoints();
   if (joints.length === 0) throw new LoadError(`${where}: the skin has no joints`);
   if (joints.length > 0xffff) throw new LoadError(`${where}: the skin has ${joints.length} joints, more than 65535`);
