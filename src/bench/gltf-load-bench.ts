@@ -164,7 +164,7 @@ export async function runGltfLoadBench(opts: GltfLoadBenchOptions): Promise<Metr
       { name: `load_${f.id}_threejs_ms`, value: peerMs, unit: 'ms', note: 'three.js r187 GLTFLoader.parse (image pixels not decoded; Draco/meshopt decoded), median, same run' },
       { name: `load_${f.id}_ratio_vs_threejs`, value: peerMs / ms, unit: 'x', note: 'three ms / ours ms, same bytes, same run, interleaved' },
     );
-    log(`load ${name}: ours ${ms.toFixed(2)} ms, three.js ${peerMs.toFixed(2)} ms, ratio ${(peerMs / ms).toFixed(2)}x`);
+    log(`load ${f.id} (${name}): ours ${ms.toFixed(2)} ms, three.js ${peerMs.toFixed(2)} ms, ratio ${(peerMs / ms).toFixed(2)}x`);
   }
   return out;
 }

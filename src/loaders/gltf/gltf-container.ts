@@ -138,6 +138,9 @@ function checkDepth(fileName: string, bytes: Uint8Array, base: number): void {
   }
 }
 
+/** One strict decoder for every file (each decode() call is complete and independent). */
+let utf8: TextDecoder | null = null;
+
 /** Parses JSON bytes (the whole .gltf, or a GLB's JSON chunk starting at file offset `base`). */
 function parseGltfJson(fileName: string, bytes: Uint8Array, base: number): GltfJson {
   if (bytes.length > MAX_GLTF_JSON_BYTES) {
@@ -149,7 +152,7 @@ function parseGltfJson(fileName: string, bytes: Uint8Array, base: number): GltfJ
   checkDepth(fileName, body, base);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
+    text = (utf8 ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })).decode(body);
   } catch {
     throw new LoadError(`${fileName}: the glTF JSON is not valid UTF-8`, -1, base);
   }
