@@ -85,6 +85,12 @@ export function decodeDraco(fileName: string, json: GltfJson, layout: Layout, de
         }
         const attributes = ext['attributes'];
         if (!isObj(attributes)) throw new LoadError(`${ptr}/attributes: is missing or not an object`);
+        const primAttributes = prim['attributes'] as Obj;
+        for (const [semantic, id] of Object.entries(attributes)) {
+          const aptr = `${ptr}/attributes/${semantic}`;
+          if (!Object.hasOwn(primAttributes, semantic)) throw new LoadError(`${aptr}: the primitive has no ${semantic} attribute to decode into`);
+          if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw new LoadError(`${aptr}: ${JSON.stringify(id)} is not a Draco attribute id`);
+        }
         let entry = decoded.get(view);
         if (!entry) {
           const bytes = layout.views[view]!.bytes;
@@ -93,11 +99,8 @@ export function decodeDraco(fileName: string, json: GltfJson, layout: Layout, de
           decoded.set(view, entry);
         }
         const { decoder, mesh } = entry;
-        const primAttributes = prim['attributes'] as Obj;
-        for (const [semantic, id] of Object.entries(attributes)) {
+        for (const [semantic, id] of Object.entries(attributes) as [string, number][]) {
           const aptr = `${ptr}/attributes/${semantic}`;
-          if (!Object.hasOwn(primAttributes, semantic)) throw new LoadError(`${aptr}: the primitive has no ${semantic} attribute to decode into`);
-          if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw new LoadError(`${aptr}: ${JSON.stringify(id)} is not a Draco attribute id`);
           const index = primAttributes[semantic] as number;
           const acc = layout.accessors[index]!;
           const attribute = decoder.GetAttributeByUniqueId(mesh, id);
