@@ -43,6 +43,23 @@ export function readUints(accessor: Accessor, where: string): Uint32Array {
   throw new LoadError(`${where}: expected unsigned integer components, the accessor holds ${src.constructor.name}`);
 }
 
+/**
+ * Read-only forms for data that is only looked at, not kept: the accessor's own array when it already has the
+ * wanted form (unsigned integers of any width; non-normalised floats), else a converted copy as above. The
+ * caller must not write into the result (it may be the document's, or a view over the file).
+ */
+export function lookUints(accessor: Accessor, where: string): Uint32Array | Uint16Array | Uint8Array {
+  const src = accessor.getArray();
+  if (src instanceof Uint32Array || src instanceof Uint16Array || src instanceof Uint8Array) return src;
+  return readUints(accessor, where);
+}
+
+export function lookFloats(accessor: Accessor, where: string, elementSize: number): Float32Array {
+  const src = accessor.getArray();
+  if (src instanceof Float32Array && accessor.getElementSize() === elementSize) return src;
+  return readFloats(accessor, where, elementSize);
+}
+
 /** Element count of an accessor (0 when it has no data). */
 export function elementCount(accessor: Accessor | null): number {
   if (!accessor) return 0;
