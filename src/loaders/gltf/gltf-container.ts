@@ -125,11 +125,19 @@ function checkDepth(fileName: string, bytes: Uint8Array, base: number): void {
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
     if (c === 0x22) {
-      for (i++; i < bytes.length; i++) {
-        const s = bytes[i]!;
-        if (s === 0x5c) i++;
-        else if (s === 0x22) break;
+      // Skip the string: the next quote not escaped (an even run of backslashes before it), by native search.
+      let j = bytes.indexOf(0x22, i + 1);
+      for (;;) {
+        if (j < 0) {
+          j = bytes.length;
+          break;
+        }
+        let slashes = 0;
+        while (bytes[j - 1 - slashes] === 0x5c && j - 1 - slashes > i) slashes++;
+        if ((slashes & 1) === 0) break;
+        j = bytes.indexOf(0x22, j + 1);
       }
+      i = j;
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > MAX_GLTF_JSON_DEPTH) {
         throw new LoadError(`${fileName}: byte offset ${base + i}: the JSON nests deeper than ${MAX_GLTF_JSON_DEPTH} levels`, -1, base + i);
