@@ -22,16 +22,22 @@ export const MAX_MODEL_BYTES = 256 * 1024 * 1024;
 export const MODEL_EXTENSIONS = ['.x', '.m3d', '.gltf', '.glb'] as const;
 
 /**
- * Every format, glTF included: glTF is read asynchronously (its SDK and the Draco / meshopt decoders are
- * asynchronous), the others through loadModel. `resources`: the files a .gltf names (buffers, images), keyed
+ * Every format, glTF included: glTF is read asynchronously (its module and the Draco / meshopt decoders are
+ * loaded on first use), the others through loadModel. `resources`: the files a .gltf names (buffers, images), keyed
  * by the URI exactly as written in its JSON; a missing buffer is a LoadError naming it, a missing image is
  * left to the page as a companion file. Normal-mapped meshes without tangents get MikkTSpace ones (withTangents).
  */
+let gltfReader: Promise<typeof import('./gltf/read-gltf.ts')> | null = null;
+
 export async function loadModelAsync(fileName: string, bytes: Uint8Array, resources?: ReadonlyMap<string, Uint8Array>): Promise<Scene> {
   checkSize(fileName, bytes);
   if (looksLikeGltf(fileName, bytes)) {
-    // Loaded on first use: the glTF SDK and its extensions stay out of the way of .x and .m3d loads.
-    const { readGltf } = await import('./gltf/read-gltf.ts');
+    // Loaded on first use, once: the glTF reader stays out of the way of .x and .m3d loads.
+    gltfReader ??= import('./gltf/read-gltf.ts').catch((e: unknown) => {
+      gltfReader = null; // a failed chunk load is tried again next time
+      throw e;
+    });
+    const { readGltf } = await gltfReader;
     return withGroupedWarnings(await withTangents(await readGltf(fileName, bytes, resources ?? new Map())));
   }
   return withTangents(loadModel(fileName, bytes));

@@ -1,10 +1,10 @@
-import type { Accessor } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
+import type { GltfAccessor as Accessor } from './gltf-doc.ts';
 
 /**
- * Accessor data → the float and index arrays the Scene stores. gltf-transform hands out each accessor's
- * components in its own typed array (sparse accessors already resolved, Draco/meshopt already decoded) plus
- * the `normalized` flag; the dequantisation KHR_mesh_quantization allows (normalised or plain integer
+ * Accessor data → the float and index arrays the Scene stores. The document (gltf-doc.ts) hands out each
+ * accessor's components in one typed array of its component type (sparse accessors already resolved,
+ * Draco/meshopt already decoded; it may alias the file's bytes) plus the `normalized` flag; the dequantisation KHR_mesh_quantization allows (normalised or plain integer
  * components) is done here, by the glTF 2.0 rules (§3.11: c / (2^b − 1), signed clamped at −1).
  * Every function returns a fresh array (the accessor's own may be shared by several primitives), never
  * allocates per element beyond it, and throws LoadError naming `where` for a missing or mis-sized array.
@@ -41,6 +41,23 @@ export function readUints(accessor: Accessor, where: string): Uint32Array {
   if (src instanceof Uint32Array) return src.slice();
   if (src instanceof Uint8Array || src instanceof Uint16Array) return Uint32Array.from(src);
   throw new LoadError(`${where}: expected unsigned integer components, the accessor holds ${src.constructor.name}`);
+}
+
+/**
+ * Read-only forms for data that is only looked at, not kept: the accessor's own array when it already has the
+ * wanted form (unsigned integers of any width; non-normalised floats), else a converted copy as above. The
+ * caller must not write into the result (it may be the document's, or a view over the file).
+ */
+export function lookUints(accessor: Accessor, where: string): Uint32Array | Uint16Array | Uint8Array {
+  const src = accessor.getArray();
+  if (src instanceof Uint32Array || src instanceof Uint16Array || src instanceof Uint8Array) return src;
+  return readUints(accessor, where);
+}
+
+export function lookFloats(accessor: Accessor, where: string, elementSize: number): Float32Array {
+  const src = accessor.getArray();
+  if (src instanceof Float32Array && accessor.getElementSize() === elementSize) return src;
+  return readFloats(accessor, where, elementSize);
 }
 
 /** Element count of an accessor (0 when it has no data). */

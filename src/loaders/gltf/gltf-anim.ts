@@ -1,8 +1,9 @@
-import type { Animation, Document } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
 import type { Channel, Clip, ClipMarker, MorphTrack } from '../../model/types.ts';
 import { readFloats } from './gltf-accessor.ts';
+import type { GltfAnimation as Animation, GltfDoc } from './gltf-doc.ts';
 import type { MorphTable } from './gltf-morph.ts';
+import { UniqueNames } from './gltf-names.ts';
 import type { GltfSkeleton } from './gltf-nodes.ts';
 import { cubicToLinear, stepToLinear, type LinearKeys } from './gltf-resample.ts';
 
@@ -22,20 +23,14 @@ import { cubicToLinear, stepToLinear, type LinearKeys } from './gltf-resample.ts
  * Output accessor sizes that do not match the input's key count are a LoadError.
  */
 
-export function buildClips(doc: Document, skeleton: GltfSkeleton, morph: MorphTable, fileName: string, warnings: string[]): Clip[] {
+export function buildClips(doc: GltfDoc, skeleton: GltfSkeleton, morph: MorphTable, fileName: string, warnings: string[]): Clip[] {
   const clips: Clip[] = [];
-  const used = new Set<string>();
+  const names = new UniqueNames();
   const skipped = { outside: 0, noTargets: 0, noPath: 0 };
-  doc
-    .getRoot()
-    .listAnimations()
-    .forEach((anim, i) => {
-      const base = anim.getName() || `animation_${i}`;
-      let name = base;
-      for (let k = 2; used.has(name); k++) name = `${base}-${k}`;
-      used.add(name);
-      clips.push(buildClip(anim, name, `${fileName}: animation ${i} ("${name}")`, skeleton, morph, skipped, warnings));
-    });
+  doc.animations.forEach((anim, i) => {
+    const name = names.take(anim.getName() || `animation_${i}`);
+    clips.push(buildClip(anim, name, `${fileName}: animation ${i} ("${name}")`, skeleton, morph, skipped, warnings));
+  });
   if (skipped.outside > 0) warnings.push(`${skipped.outside} animation channel${skipped.outside === 1 ? '' : 's'} target nodes outside the scene: skipped`);
   if (skipped.noTargets > 0) warnings.push(`${skipped.noTargets} morph weight channel${skipped.noTargets === 1 ? '' : 's'} target nodes without morph targets: skipped`);
   if (skipped.noPath > 0) warnings.push(`${skipped.noPath} animation channel${skipped.noPath === 1 ? '' : 's'} without a node and path (e.g. KHR_animation_pointer): skipped`);

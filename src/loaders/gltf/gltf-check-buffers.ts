@@ -24,6 +24,8 @@ export interface AccessorLayout {
   readonly byteOffset: number;
   readonly bytes: Uint8Array | null;
   readonly hasView: boolean;
+  /** The bufferView index (-1: none). */
+  readonly view: number;
   readonly sparse: SparseLayout | null;
 }
 
@@ -34,11 +36,25 @@ export interface SparseLayout {
   readonly indexBytes: Uint8Array | null;
   readonly valueOffset: number;
   readonly valueBytes: Uint8Array | null;
+  /** The bufferViews of the indices and of the values. */
+  readonly indexView: number;
+  readonly valueView: number;
 }
 
 export interface Layout {
+  /** Per bufferView; `views[i].bytes` is null where meshopt-compressed (`meshopt[i]` then says how to decode it). */
   readonly views: readonly ViewLayout[];
+  readonly meshopt: readonly (MeshoptView | null)[];
   readonly accessors: readonly AccessorLayout[];
+}
+
+/** A meshopt-compressed bufferView: the checked source bytes and the decoder's parameters (not yet checked). */
+export interface MeshoptView {
+  readonly source: Uint8Array;
+  readonly count: number;
+  readonly byteStride: number;
+  readonly mode: unknown;
+  readonly filter: unknown;
 }
 
 /** Zero-filled accessors (no bufferView, or Draco-decoded) may total this many times the buffer bytes, plus 16 MiB. */
@@ -86,6 +102,7 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
   }
 
   const views: ViewLayout[] = [];
+  const meshoptViews: (MeshoptView | null)[] = [];
   for (const [i, v] of ctx.top('bufferViews').entries()) {
     const ptr = `/bufferViews/${i}`;
     const buffer = ctx.ref(v, 'buffer', ptr, 'buffers');
@@ -116,9 +133,11 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
         ctx.fail(mptr, `count ${mcount} × byteStride ${mstride} decodes to more than the view's ${length} bytes`);
       }
       views.push({ byteStride: stride, bytes: null });
+      meshoptViews.push({ source: bufferData[mb]!.subarray(mo, mo + ml), count: mcount, byteStride: mstride, mode: m['mode'], filter: m['filter'] });
     } else {
       const data = bufferData[buffer];
       views.push({ byteStride: stride, bytes: data ? data.subarray(offset, offset + length) : null });
+      meshoptViews.push(null);
     }
   }
 
@@ -172,9 +191,9 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
       }
     }
     const sparse = checkSparse(ctx, a, ptr, count, size, views);
-    accessors.push({ componentType, type, components, count, stride, byteOffset, bytes, hasView: view !== undefined, sparse });
+    accessors.push({ componentType, type, components, count, stride, byteOffset, bytes, hasView: view !== undefined, view: view ?? -1, sparse });
   }
-  return { views, accessors };
+  return { views, meshopt: meshoptViews, accessors };
 }
 
 function checkSparse(ctx: CheckContext, a: Obj, ptr: string, count: number, size: number, views: readonly ViewLayout[]): SparseLayout | null {
@@ -191,7 +210,7 @@ function checkSparse(ctx: CheckContext, a: Obj, ptr: string, count: number, size
   if (ict !== 5121 && ict !== 5123 && ict !== 5125) {
     ctx.fail(`${sptr}/indices/componentType`, `${JSON.stringify(ict) ?? 'missing'} is not an unsigned integer type (5121, 5123, 5125)`);
   }
-  const part = (o: Obj, pptr: string, bytesEach: number): [number, Uint8Array | null] => {
+  const part = (o: Obj, pptr: string, bytesEach: number): [number, Uint8Array | null, number] => {
     const view = ctx.ref(o, 'bufferView', pptr, 'bufferViews');
     if (view === undefined) ctx.fail(`${pptr}/bufferView`, 'is missing');
     const offset = ctx.int(o, 'byteOffset', pptr, 0) ?? 0;
@@ -201,9 +220,9 @@ function checkSparse(ctx: CheckContext, a: Obj, ptr: string, count: number, size
     if (offset + n * bytesEach > viewLength) {
       ctx.fail(pptr, `${n * bytesEach} bytes from offset ${offset} run past the end of bufferView ${view} (${viewLength} bytes)`);
     }
-    return [offset, views[view]!.bytes];
+    return [offset, views[view]!.bytes, view];
   };
-  const [indexOffset, indexBytes] = part(indices, `${sptr}/indices`, COMPONENT_SIZE[ict]!);
-  const [valueOffset, valueBytes] = part(values, `${sptr}/values`, size);
-  return { count: n, indexComponentType: ict, indexOffset, indexBytes, valueOffset, valueBytes };
+  const [indexOffset, indexBytes, indexView] = part(indices, `${sptr}/indices`, COMPONENT_SIZE[ict]!);
+  const [valueOffset, valueBytes, valueView] = part(values, `${sptr}/values`, size);
+  return { count: n, indexComponentType: ict, indexOffset, indexBytes, valueOffset, valueBytes, indexView, valueView };
 }

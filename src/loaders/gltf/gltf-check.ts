@@ -1,5 +1,5 @@
 import { checkAnimations } from './gltf-check-anim.ts';
-import { checkLayout } from './gltf-check-buffers.ts';
+import { checkLayout, type Layout } from './gltf-check-buffers.ts';
 import { checkMaterials, checkMeshes, checkNodes, checkSkins } from './gltf-check-scene.ts';
 import { CheckContext } from './gltf-check-util.ts';
 import type { GltfJson } from './gltf-container.ts';
@@ -64,6 +64,11 @@ function checkNames(ctx: CheckContext): void {
  * external file; null where an external file is missing (or, for a meshopt fallback buffer, has no data).
  */
 export function checkGltf(fileName: string, json: GltfJson, buffers: readonly (Uint8Array | null)[]): string[] {
+  return checkGltfLayout(fileName, json, buffers).warnings;
+}
+
+/** checkGltf, also returning the checked byte layout the reader builds its arrays from (gltf-doc-read.ts). */
+export function checkGltfLayout(fileName: string, json: GltfJson, buffers: readonly (Uint8Array | null)[]): { warnings: string[]; layout: Layout } {
   const ctx = new CheckContext(fileName, json);
   checkExtensions(ctx);
   checkNames(ctx);
@@ -73,5 +78,5 @@ export function checkGltf(fileName: string, json: GltfJson, buffers: readonly (U
   checkMeshes(ctx, layout);
   checkSkins(ctx, layout);
   checkAnimations(ctx, layout);
-  return ctx.warnings;
+  return { warnings: ctx.warnings, layout };
 }

@@ -125,11 +125,19 @@ function checkDepth(fileName: string, bytes: Uint8Array, base: number): void {
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
     if (c === 0x22) {
-      for (i++; i < bytes.length; i++) {
-        const s = bytes[i]!;
-        if (s === 0x5c) i++;
-        else if (s === 0x22) break;
+      // Skip the string: the next quote not escaped (an even run of backslashes before it), by native search.
+      let j = bytes.indexOf(0x22, i + 1);
+      for (;;) {
+        if (j < 0) {
+          j = bytes.length;
+          break;
+        }
+        let slashes = 0;
+        while (bytes[j - 1 - slashes] === 0x5c && j - 1 - slashes > i) slashes++;
+        if ((slashes & 1) === 0) break;
+        j = bytes.indexOf(0x22, j + 1);
       }
+      i = j;
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > MAX_GLTF_JSON_DEPTH) {
         throw new LoadError(`${fileName}: byte offset ${base + i}: the JSON nests deeper than ${MAX_GLTF_JSON_DEPTH} levels`, -1, base + i);
@@ -137,6 +145,9 @@ function checkDepth(fileName: string, bytes: Uint8Array, base: number): void {
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
 }
+
+/** One strict decoder for every file (each decode() call is complete and independent). */
+let utf8: TextDecoder | null = null;
 
 /** Parses JSON bytes (the whole .gltf, or a GLB's JSON chunk starting at file offset `base`). */
 function parseGltfJson(fileName: string, bytes: Uint8Array, base: number): GltfJson {
@@ -149,7 +160,7 @@ function parseGltfJson(fileName: string, bytes: Uint8Array, base: number): GltfJ
   checkDepth(fileName, body, base);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body);
+    text = (utf8 ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })).decode(body);
   } catch {
     throw new LoadError(`${fileName}: the glTF JSON is not valid UTF-8`, -1, base);
   }

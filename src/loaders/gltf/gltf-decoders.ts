@@ -3,8 +3,8 @@ import { LoadError } from '../../model/errors.ts';
 import type { GltfJson } from './gltf-container.ts';
 
 /**
- * The official decoders of the compression extensions, as gltf-transform dependencies, loaded only when a file
- * lists the extension in `extensionsUsed` (dynamic import: the page's bundle keeps them in chunks of their own).
+ * The official decoders of the compression extensions, loaded only when a file lists the extension in
+ * `extensionsUsed` (dynamic import: the page's bundle keeps them in chunks of their own); gltf-decode.ts runs them.
  *
  * - KHR_draco_mesh_compression: draco3d's Emscripten decoder (draco_decoder_nodejs.js, which detects its
  *   environment). In Node it finds draco_decoder.wasm beside itself; in a browser or worker it is handed the
@@ -36,25 +36,37 @@ async function loadMeshopt(): Promise<unknown> {
   return MeshoptDecoder;
 }
 
-/** The dependencies gltf-transform needs for the extensions `json` uses (empty when none). */
-export async function decoderDependencies(json: GltfJson, fileName: string): Promise<Record<string, unknown>> {
+/** The decoders a file needs: each null when its extension is not in `extensionsUsed`. */
+export interface Decoders {
+  readonly draco: DecoderModule | null;
+  readonly meshopt: MeshoptDecoderApi | null;
+}
+
+/** The part of meshoptimizer's MeshoptDecoder the reader calls (synchronous: the module is ready). */
+export interface MeshoptDecoderApi {
+  decodeGltfBuffer(target: Uint8Array, count: number, size: number, source: Uint8Array, mode: string, filter?: string): void;
+}
+
+/** Starts (once per realm) the decoders of the compression extensions `json` uses. */
+export async function loadDecoders(json: GltfJson, fileName: string): Promise<Decoders> {
   const used = Array.isArray(json['extensionsUsed']) ? (json['extensionsUsed'] as unknown[]) : [];
-  const deps: Record<string, unknown> = {};
+  let dracoModule: DecoderModule | null = null;
+  let meshoptModule: MeshoptDecoderApi | null = null;
   if (used.includes('KHR_draco_mesh_compression')) {
     try {
-      deps['draco3d.decoder'] = await (draco ??= loadDraco());
+      dracoModule = await (draco ??= loadDraco());
     } catch (e) {
       draco = null;
       throw new LoadError(`${fileName}: KHR_draco_mesh_compression: the Draco decoder could not start (${(e as Error).message})`);
     }
   }
-  if (used.includes('EXT_meshopt_compression')) {
+  if (used.includes('EXT_meshopt_compression') || used.includes('KHR_meshopt_compression')) {
     try {
-      deps['meshopt.decoder'] = await (meshopt ??= loadMeshopt());
+      meshoptModule = (await (meshopt ??= loadMeshopt())) as MeshoptDecoderApi;
     } catch (e) {
       meshopt = null;
       throw new LoadError(`${fileName}: EXT_meshopt_compression: the meshopt decoder could not start (${(e as Error).message})`);
     }
   }
-  return deps;
+  return { draco: dracoModule, meshopt: meshoptModule };
 }

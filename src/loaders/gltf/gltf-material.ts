@@ -1,6 +1,6 @@
-import type { Document, Material as GltfMaterial, Texture, TextureInfo } from '@gltf-transform/core';
 import type { Material, SceneImage } from '../../model/types.ts';
 import type { GltfJson } from './gltf-container.ts';
+import type { GltfDoc, GltfMaterial, GltfTexture as Texture, GltfTextureInfo as TextureInfo } from './gltf-doc.ts';
 import type { UvTransform } from './gltf-mesh.ts';
 
 /**
@@ -52,13 +52,13 @@ const clamp01 = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.ma
 /** Material extensions whose effect is drawn (the pbr shading); any other one gets the "not rendered" warning. */
 const MATERIAL_EXTENSIONS_READ: ReadonlySet<string> = new Set(['KHR_materials_emissive_strength']);
 
-export function buildMaterials(doc: Document, json: GltfJson, resources: ReadonlyMap<string, Uint8Array>, warnings: string[]): MaterialSet {
-  const root = doc.getRoot();
-  const textures = root.listTextures();
+export function buildMaterials(doc: GltfDoc, json: GltfJson, resources: ReadonlyMap<string, Uint8Array>, warnings: string[]): MaterialSet {
   const jsonImages = Array.isArray(json['images']) ? (json['images'] as unknown[]) : [];
   const images: SceneImage[] = [];
   const imageNames = new Map<Texture, string>();
   const usedNames = new Set<string>();
+  // Per base name, the suffix to try next: names are only ever added, so the smaller ones stay taken.
+  const nextSuffix = new Map<string, number>();
   for (const img of jsonImages) {
     const uri = (img as Record<string, unknown> | null)?.['uri'];
     if (typeof uri === 'string' && !/^data:/i.test(uri)) usedNames.add(uri);
@@ -68,7 +68,7 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
     if (!tex) return null;
     const known = imageNames.get(tex);
     if (known !== undefined) return known;
-    const i = textures.indexOf(tex);
+    const i = tex.index;
     const def = jsonImages[i] as Record<string, unknown> | undefined;
     const uri = def?.['uri'];
     const mime = tex.getMimeType() || (typeof def?.['mimeType'] === 'string' ? (def['mimeType'] as string) : '');
@@ -82,7 +82,10 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
       let base = (tex.getName() || `image_${i}`).replace(/[\\/]/g, '_');
       if (ext && !base.toLowerCase().endsWith(ext)) base += ext;
       name = base;
-      for (let k = 2; usedNames.has(name); k++) name = base.replace(/(\.[^.]*)?$/, `-${k}$1`);
+      for (let k = nextSuffix.get(base) ?? 2; usedNames.has(name); k++) {
+        name = base.replace(/(\.[^.]*)?$/, `-${k}$1`);
+        nextSuffix.set(base, k + 1);
+      }
       usedNames.add(name);
       const bytes = tex.getImage();
       if (bytes && bytes.length > 0) images.push({ name, mimeType: mime, bytes });
@@ -91,40 +94,40 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
     return name;
   };
 
-  const list = root.listMaterials();
   const index = new Map<GltfMaterial, number>();
   const materials: Material[] = [];
   const otherExtensions = new Set<string>();
-  list.forEach((m, i) => {
-    index.set(m, i);
-    for (const e of m.listExtensions()) if (!MATERIAL_EXTENSIONS_READ.has(e.extensionName)) otherExtensions.add(e.extensionName);
-    const f = m.getBaseColorFactor();
-    const strength = (m.getExtension('KHR_materials_emissive_strength') as { getEmissiveStrength(): number } | null)?.getEmissiveStrength() ?? 1;
-    const e = m.getEmissiveFactor().map((c) => c * strength) as [number, number, number];
-    const r = Math.min(1, Math.max(0.02, m.getRoughnessFactor()));
-    const mode = m.getAlphaMode();
+  doc.materials.forEach((material, i) => {
+    index.set(material, i);
+    const m = material.def;
+    for (const e of m.extensions) if (!MATERIAL_EXTENSIONS_READ.has(e)) otherExtensions.add(e);
+    const f = m.baseColorFactor as [number, number, number, number];
+    const strength = m.emissiveStrength;
+    const e = m.emissiveFactor.map((c) => c * strength) as [number, number, number];
+    const r = Math.min(1, Math.max(0.02, m.roughnessFactor));
+    const mode = m.alphaMode;
     const alphaMode = mode === 'MASK' ? 'mask' : mode === 'BLEND' ? 'blend' : 'opaque';
     const spec = 0.2 * (1 - r);
     materials.push({
-      name: m.getName() || `material_${i}`,
+      name: m.name || `material_${i}`,
       diffuse: [toSrgb(f[0]), toSrgb(f[1]), toSrgb(f[2]), f[3]],
       specular: [spec, spec, spec],
       specularPower: Math.min(256, Math.max(1, 2 / (r * r) - 2)),
       emissive: [toSrgb(e[0]), toSrgb(e[1]), toSrgb(e[2])],
-      diffuseMap: imageName(m.getBaseColorTexture()),
-      normalMap: imageName(m.getNormalTexture()),
+      diffuseMap: imageName(m.baseColor?.texture ?? null),
+      normalMap: imageName(m.normal?.texture ?? null),
       alphaMode,
-      ...(alphaMode === 'mask' ? { alphaCutoff: m.getAlphaCutoff() } : {}),
-      doubleSided: m.getDoubleSided(),
+      ...(alphaMode === 'mask' ? { alphaCutoff: m.alphaCutoff } : {}),
+      doubleSided: m.doubleSided,
       baseColor: [f[0], f[1], f[2], f[3]],
-      metallic: clamp01(m.getMetallicFactor()),
-      roughness: clamp01(m.getRoughnessFactor()),
-      metallicRoughnessMap: imageName(m.getMetallicRoughnessTexture()),
-      normalScale: m.getNormalScale(),
-      occlusionMap: imageName(m.getOcclusionTexture()),
-      occlusionStrength: clamp01(m.getOcclusionStrength()),
+      metallic: clamp01(m.metallicFactor),
+      roughness: clamp01(m.roughnessFactor),
+      metallicRoughnessMap: imageName(m.metallicRoughness?.texture ?? null),
+      normalScale: m.normalScale,
+      occlusionMap: imageName(m.occlusion?.texture ?? null),
+      occlusionStrength: clamp01(m.occlusionStrength),
       emissiveFactor: e,
-      emissiveMap: imageName(m.getEmissiveTexture()),
+      emissiveMap: imageName(m.emissive?.texture ?? null),
     });
   });
   // checkGltf already names the extensions it does not read (from extensionsUsed): say nothing twice.
@@ -136,14 +139,11 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
 
   let defaultIndex = -1;
   const transformOf = (info: TextureInfo | null): { texCoord: number | null; t: UvTransform } | null => {
-    const ext = info?.getExtension('KHR_texture_transform') as
-      | { getOffset(): number[]; getRotation(): number; getScale(): number[]; getTexCoord(): number | null }
-      | null
-      | undefined;
+    const ext = info?.getTransform();
     if (!ext) return null;
-    const o = ext.getOffset();
-    const s = ext.getScale();
-    return { texCoord: ext.getTexCoord(), t: { offset: [o[0] ?? 0, o[1] ?? 0], rotation: ext.getRotation(), scale: [s[0] ?? 1, s[1] ?? 1] } };
+    const o = ext.offset;
+    const s = ext.scale;
+    return { texCoord: ext.texCoord, t: { offset: [o[0] ?? 0, o[1] ?? 0], rotation: ext.rotation, scale: [s[0] ?? 1, s[1] ?? 1] } };
   };
   return {
     materials,
@@ -178,14 +178,15 @@ export function buildMaterials(doc: Document, json: GltfJson, resources: Readonl
       return defaultIndex;
     },
     uvSet(material) {
-      if (!material || !material.getBaseColorTexture()) return 0;
-      const info = material.getBaseColorTextureInfo();
+      const info = material?.def.baseColor;
+      if (!info?.texture) return 0;
       const tt = transformOf(info);
-      return tt?.texCoord ?? info?.getTexCoord() ?? 0;
+      return tt?.texCoord ?? info.getTexCoord();
     },
     uvTransform(material) {
-      if (!material || !material.getBaseColorTexture()) return null;
-      return transformOf(material.getBaseColorTextureInfo())?.t ?? null;
+      const info = material?.def.baseColor;
+      if (!info?.texture) return null;
+      return transformOf(info)?.t ?? null;
     },
   };
 }

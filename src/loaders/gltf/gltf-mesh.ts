@@ -1,6 +1,6 @@
-import type { Primitive } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
 import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
+import type { GltfPrimitive as Primitive } from './gltf-doc.ts';
 
 /**
  * One glTF primitive → the vertex and triangle arrays of a SkinnedMesh (skin and morphs: gltf-skin.ts,
@@ -10,8 +10,8 @@ import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
  * - Triangles: TRIANGLES as they are; TRIANGLE_STRIP (triangle i = i, i+1+(i&1), i+2−(i&1), keeping every
  *   triangle's winding) and TRIANGLE_FAN (i+1, i+2, 0) converted; indexed or not. POINTS and LINES modes
  *   return null (the caller skips them with one warning).
- * - NORMAL absent: `computedNormals` is set and the normals are the area-weighted smooth ones; the caller
- *   then unwelds the primitive into flat-shaded triangles, as glTF requires (gltf-flat.ts). TANGENT (xyz,
+ * - NORMAL absent: `computedNormals` is set and `normals` is empty; the caller unwelds the primitive into
+ *   flat-shaded triangles with their face normals, as glTF requires (gltf-flat.ts). TANGENT (xyz,
  *   w = ±1) kept when present.
  * - COLOR_0 (VEC3 or VEC4; FLOAT, or normalised UNSIGNED_BYTE / UNSIGNED_SHORT): linear RGBA, 4 floats per
  *   vertex (alpha 1 for VEC3), clamped to 0..1; another element size is skipped with a warning (`colourNote`).
@@ -37,7 +37,7 @@ export interface PrimitiveGeometry {
   /** Why a COLOR_0 present in the file was not kept (for one warning), else null. */
   readonly colourNote: string | null;
   readonly indices: Uint32Array;
-  /** True when the file had no NORMAL and they were computed. */
+  /** True when the file had no NORMAL: `normals` is then empty, and the caller computes flat ones (gltf-flat.ts). */
   readonly computedNormals: boolean;
 }
 
@@ -64,14 +64,11 @@ export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTran
   }
 
   const normalAccessor = prim.getAttribute('NORMAL');
-  let normals: Float32Array;
-  let computedNormals = false;
+  let normals: Float32Array = new Float32Array(0);
+  const computedNormals = !normalAccessor;
   if (normalAccessor) {
     normals = readFloats(normalAccessor, `${where}: NORMAL`, 3);
     checkCount(normals.length / 3, vertexCount, `${where}: NORMAL`);
-  } else {
-    normals = smoothNormals(positions, indices, vertexCount);
-    computedNormals = true;
   }
   const tangentAccessor = prim.getAttribute('TANGENT');
   let tangents: Float32Array | null = null;
@@ -144,40 +141,6 @@ export function triangulate(raw: Uint32Array | null, vertexCount: number, mode: 
       out[i * 3 + 1] = at(i + 2);
       out[i * 3 + 2] = at(0);
     }
-  }
-  return out;
-}
-
-/** Area-weighted vertex normals of an indexed triangle list; a vertex on no usable triangle gets +Y. */
-export function smoothNormals(positions: Float32Array, indices: Uint32Array, vertexCount: number): Float32Array {
-  const acc = new Float64Array(vertexCount * 3);
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3;
-    const b = indices[t + 1]! * 3;
-    const c = indices[t + 2]! * 3;
-    const e1x = positions[b]! - positions[a]!, e1y = positions[b + 1]! - positions[a + 1]!, e1z = positions[b + 2]! - positions[a + 2]!;
-    const e2x = positions[c]! - positions[a]!, e2y = positions[c + 1]! - positions[a + 1]!, e2z = positions[c + 2]! - positions[a + 2]!;
-    const nx = e1y * e2z - e1z * e2y;
-    const ny = e1z * e2x - e1x * e2z;
-    const nz = e1x * e2y - e1y * e2x;
-    acc[a] += nx;
-    acc[a + 1] += ny;
-    acc[a + 2] += nz;
-    acc[b] += nx;
-    acc[b + 1] += ny;
-    acc[b + 2] += nz;
-    acc[c] += nx;
-    acc[c + 1] += ny;
-    acc[c + 2] += nz;
-  }
-  const out = new Float32Array(vertexCount * 3);
-  for (let v = 0; v < vertexCount * 3; v += 3) {
-    const len = Math.hypot(acc[v]!, acc[v + 1]!, acc[v + 2]!);
-    if (len > 0 && Number.isFinite(len)) {
-      out[v] = acc[v]! / len;
-      out[v + 1] = acc[v + 1]! / len;
-      out[v + 2] = acc[v + 2]! / len;
-    } else out[v + 1] = 1;
   }
   return out;
 }

@@ -1,7 +1,8 @@
-import type { Mesh, Primitive } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
 import type { MorphDeltas } from '../../model/types.ts';
 import { readFloats } from './gltf-accessor.ts';
+import type { GltfMesh as Mesh, GltfPrimitive as Primitive } from './gltf-doc.ts';
+import { UniqueNames } from './gltf-names.ts';
 
 /**
  * glTF morph targets → the Scene's morph targets and per-mesh sparse deltas.
@@ -12,7 +13,7 @@ import { readFloats } from './gltf-accessor.ts';
  *   mesh name (`Face_smile`), then with the node name if that still clashes, then made unique (`-2`…).
  * - Rest weight (Scene.morphDefaults): node.weights[k], else mesh.weights[k], else 0.
  * - Deltas: POSITION and NORMAL differences per vertex, kept only where either is non-zero (sparse accessors are
- *   already resolved by gltf-transform). TANGENT deltas are not stored: the Scene has none, and every morph
+ *   already resolved by the document, gltf-doc.ts). TANGENT deltas are not stored: the Scene has none, and every morph
  *   path re-orthonormalises the neutral tangent against the morphed normal (src/anim/morph.ts).
  */
 
@@ -58,13 +59,8 @@ export function buildMorphTable(instances: readonly MorphInstance[]): MorphTable
   names = raw.map((r, i) => (first.has(names[i]!) ? `${r.inst.mesh.getName() || 'mesh'}_${r.name}` : names[i]!));
   const second = clash(names);
   names = raw.map((r, i) => (second.has(names[i]!) ? `${r.inst.nodeName}_${names[i]}` : names[i]!));
-  const used = new Set<string>();
-  names = names.map((n) => {
-    let name = n;
-    for (let s = 2; used.has(name); s++) name = `${n}-${s}`;
-    used.add(name);
-    return name;
-  });
+  const unique = new UniqueNames();
+  names = names.map((n) => unique.take(n));
   const defaults: number[] = [];
   const base = new Map<number, { start: number; count: number }>();
   for (let i = 0; i < raw.length; i++) {

@@ -1,9 +1,10 @@
-import type { Document, Node } from '@gltf-transform/core';
 import type { mat4 } from 'gl-matrix';
 import { decomposeTRS } from '../../model/build.ts';
 import { LoadError } from '../../model/errors.ts';
 import { TRS_STRIDE } from '../../model/types.ts';
 import type { GltfJson } from './gltf-container.ts';
+import type { GltfDoc, GltfNode as Node } from './gltf-doc.ts';
+import { UniqueNames } from './gltf-names.ts';
 
 /**
  * The glTF node hierarchy → the Scene's skeleton.
@@ -15,29 +16,25 @@ import type { GltfJson } from './gltf-container.ts';
  * - Names: the node's name, else `node_<index>`; a repeated name gets `-2`, `-3`… appended.
  * - Rest locals: the node's TRS, or its `matrix` decomposed (decomposeTRS: a mirrored basis is carried by a
  *   negative X scale; shear is lost).
- * The JSON is read only for `matrix` (gltf-transform folds it into TRS by its own decomposition).
+ * The JSON is read only for `matrix` (the document keeps TRS as written).
  */
 
 export interface GltfSkeleton {
   readonly names: string[];
   readonly parents: Int16Array;
   readonly restLocal: Float32Array;
-  /** Skeleton node → gltf-transform node. */
+  /** Skeleton node → document node. */
   readonly nodes: readonly Node[];
-  /** gltf-transform node → skeleton index (absent: not in the skeleton). */
+  /** Document node → skeleton index (absent: not in the skeleton). */
   readonly indexOf: ReadonlyMap<Node, number>;
 }
 
 /** Largest skeleton the Scene can index (Int16Array parents and bones). */
 export const MAX_NODES = 32767;
 
-export function buildSkeleton(doc: Document, json: GltfJson, fileName: string): GltfSkeleton {
-  const root = doc.getRoot();
-  const all = root.listNodes();
-  const fileIndex = new Map<Node, number>();
-  all.forEach((n, i) => fileIndex.set(n, i));
-  const scene = root.getDefaultScene() ?? root.listScenes()[0] ?? null;
-  const roots: Node[] = scene ? scene.listChildren() : all.filter((n) => n.getParentNode() === null);
+export function buildSkeleton(doc: GltfDoc, json: GltfJson, fileName: string): GltfSkeleton {
+  const all = doc.nodes;
+  const roots: readonly Node[] = doc.sceneRoots ?? all.filter((n) => n.getParentNode() === null);
 
   const order: Node[] = [];
   const parentOf: number[] = [];
@@ -71,17 +68,13 @@ export function buildSkeleton(doc: Document, json: GltfJson, fileName: string): 
   }
 
   const names: string[] = [];
-  const used = new Set<string>();
+  const unique = new UniqueNames();
   const jsonNodes = Array.isArray(json['nodes']) ? (json['nodes'] as unknown[]) : [];
   const restLocal = new Float32Array(order.length * TRS_STRIDE);
   for (let i = 0; i < order.length; i++) {
     const node = order[i]!;
-    const fi = fileIndex.get(node) ?? i;
-    const base = node.getName() || `node_${fi}`;
-    let name = base;
-    for (let k = 2; used.has(name); k++) name = `${base}-${k}`;
-    used.add(name);
-    names.push(name);
+    const fi = node.index;
+    names.push(unique.take(node.getName() || `node_${fi}`));
     const def = jsonNodes[fi] as Record<string, unknown> | undefined;
     const matrix = def?.['matrix'];
     const o = i * TRS_STRIDE;

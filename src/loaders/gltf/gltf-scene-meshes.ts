@@ -1,9 +1,10 @@
-import type { Primitive, Skin } from '@gltf-transform/core';
 import type { MorphDeltas, SkinnedMesh } from '../../model/types.ts';
+import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './gltf-doc.ts';
 import type { MaterialSet } from './gltf-material.ts';
 import { unweldFlat } from './gltf-flat.ts';
 import { readGeometry, type PrimitiveGeometry } from './gltf-mesh.ts';
 import { primitiveDeltas, type MorphTable } from './gltf-morph.ts';
+import { UniqueNames } from './gltf-names.ts';
 import type { GltfSkeleton } from './gltf-nodes.ts';
 import { readInfluences, rigidInfluences, rigidPalette, skinPalette, type Influences, type Palette } from './gltf-skin.ts';
 
@@ -35,14 +36,14 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
   const influences = new Map<Primitive, Map<Skin, Influences | null>>();
   const palettes = new Map<Skin, Palette>();
   const meshes: SkinnedMesh[] = [];
-  const usedNames = new Set<string>();
+  const usedNames = new UniqueNames();
   let skippedModes = 0;
   const colourNotes: string[] = [];
   let overflow = 0;
   let rescaled = 0;
   let empty = 0;
   const total = morph.names.length;
-  const indexOf = (n: import('@gltf-transform/core').Node): number => skeleton.indexOf.get(n)!;
+  const indexOf = (n: GltfNode): number => skeleton.indexOf.get(n)!;
 
   for (let nodeIndex = 0; nodeIndex < skeleton.nodes.length; nodeIndex++) {
     const node = skeleton.nodes[nodeIndex]!;
@@ -88,9 +89,7 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
         palette = rigidPalette(nodeIndex);
       }
       const base = prims.length > 1 ? `${baseName}_${p}` : baseName;
-      let name = base;
-      for (let k = 2; usedNames.has(name); k++) name = `${base}-${k}`;
-      usedNames.add(name);
+      const name = usedNames.take(base);
       let morphs: MorphDeltas[] | null = null;
       if (targets) morphs = primitiveDeltas(prim, geo.vertexCount, targets.start, total, where);
       if (geo.computedNormals) ({ geometry: geo, influences: inf, morphs } = unweldFlat(geo, inf!, morphs));

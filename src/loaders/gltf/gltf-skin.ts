@@ -1,8 +1,8 @@
-import type { Primitive, Skin } from '@gltf-transform/core';
 import { LoadError } from '../../model/errors.ts';
 import { normaliseInfluences } from '../../model/influences.ts';
 import { MAX_INFLUENCES } from '../../model/types.ts';
-import { readFloats, readUints } from './gltf-accessor.ts';
+import { lookFloats, lookUints, readFloats } from './gltf-accessor.ts';
+import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './gltf-doc.ts';
 
 /**
  * Skin data of a glTF primitive → SkinnedMesh influences and palette.
@@ -35,13 +35,14 @@ export interface Palette {
 
 /** The primitive's JOINTS_n / WEIGHTS_n sets reduced to 4 per vertex; null when it has none. */
 export function readInfluences(prim: Primitive, vertexCount: number, jointCount: number, where: string): Influences | null {
-  const sets: { j: Uint32Array; w: Float32Array }[] = [];
+  const sets: { j: Uint32Array | Uint16Array | Uint8Array; w: Float32Array }[] = [];
   for (let n = 0; ; n++) {
     const ja = prim.getAttribute(`JOINTS_${n}`);
     const wa = prim.getAttribute(`WEIGHTS_${n}`);
     if (!ja || !wa) break;
-    const j = readUints(ja, `${where}: JOINTS_${n}`);
-    const w = readFloats(wa, `${where}: WEIGHTS_${n}`, 4);
+    // Only read here (the Scene's joints and weights are new arrays): no copies.
+    const j = lookUints(ja, `${where}: JOINTS_${n}`);
+    const w = lookFloats(wa, `${where}: WEIGHTS_${n}`, 4);
     if (j.length !== vertexCount * 4 || w.length !== vertexCount * 4) {
       throw new LoadError(`${where}: JOINTS_${n}/WEIGHTS_${n} do not have 4 values for each of the ${vertexCount} vertices`);
     }
@@ -94,7 +95,7 @@ export function rigidInfluences(vertexCount: number): Influences {
 }
 
 /** The skin's palette; `indexOf` maps its joints to skeleton nodes (every joint is in the skeleton). */
-export function skinPalette(skin: Skin, indexOf: (node: import('@gltf-transform/core').Node) => number, where: string): Palette {
+export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, where: string): Palette {
   const joints = skin.listJoints();
   if (joints.length === 0) throw new LoadError(`${where}: the skin has no joints`);
   if (joints.length > 0xffff) throw new LoadError(`${where}: the skin has ${joints.length} joints, more than 65535`);

@@ -1,14 +1,14 @@
-import { WebIO, type Document } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { validateScene } from '../../model/build.ts';
 import { LoadError } from '../../model/errors.ts';
 import type { Scene, SkinnedMesh } from '../../model/types.ts';
 import { MAX_MORPH_SLOTS } from '../limits.ts';
 import { decodeDataUri, isDataUri } from './data-uri.ts';
 import { buildClips } from './gltf-anim.ts';
-import { checkGltf } from './gltf-check.ts';
+import { checkGltfLayout } from './gltf-check.ts';
 import { readGltfContainer, type GltfJson } from './gltf-container.ts';
-import { decoderDependencies } from './gltf-decoders.ts';
+import { decodeDraco, decodeMeshoptViews } from './gltf-decode.ts';
+import { loadDecoders } from './gltf-decoders.ts';
+import { readDoc } from './gltf-doc-read.ts';
 import { buildMaterials } from './gltf-material.ts';
 import { buildMorphTable, targetCount, type MorphInstance } from './gltf-morph.ts';
 import { buildSkeleton } from './gltf-nodes.ts';
@@ -19,9 +19,9 @@ import { buildMeshes } from './gltf-scene-meshes.ts';
  *
  * Pipeline: readGltfContainer (GLB chunks, JSON) → buffers resolved (GLB BIN chunk, data: URIs decoded once,
  * external files from `resources`, keyed by the URI exactly as written) → checkGltf (structure, layout,
- * indices, finite data; throws on the first fault) → gltf-transform reads the document (extensions and the
- * Draco / meshopt decoders registered; external images missing from `resources` read as empty) → skeleton
- * (gltf-nodes.ts), materials and images (gltf-material.ts), morph targets (gltf-morph.ts), meshes
+ * indices, finite data; throws on the first fault) → the compressed data decoded (gltf-decode.ts: meshopt
+ * views, Draco primitives) → the document (gltf-doc-read.ts: objects over the checked JSON, accessor data read
+ * on first use, as views over the file's bytes where they can be) → skeleton (gltf-nodes.ts), materials and images (gltf-material.ts), morph targets (gltf-morph.ts), meshes
  * (gltf-scene-meshes.ts), clips (gltf-anim.ts) → validateScene.
  * glTF's conventions are skinlab's (right-handed, +Y up, metres, CCW, column-major), so nothing is converted.
  * Every failure is a LoadError whose message starts with `fileName`. Memory is bounded by the input: every
@@ -30,10 +30,15 @@ import { buildMeshes } from './gltf-scene-meshes.ts';
 export async function readGltf(fileName: string, bytes: Uint8Array, resources: ReadonlyMap<string, Uint8Array> = new Map()): Promise<Scene> {
   const container = readGltfContainer(fileName, bytes);
   const json = container.json;
-  const { buffers, rewritten, sdkResources } = resolveBuffers(fileName, json, container.bin, resources);
-  const warnings = [...checkGltf(fileName, json, buffers)];
+  const { buffers, dataImages } = resolveBuffers(fileName, json, container.bin, resources);
+  const checked = checkGltfLayout(fileName, json, buffers);
+  const warnings = [...checked.warnings];
+  const layout = checked.layout;
 
-  const doc = await readDocument(fileName, rewritten, sdkResources);
+  const decoders = await loadDecoders(json, fileName);
+  const meshoptViews = decodeMeshoptViews(fileName, layout, decoders);
+  const draco = decodeDraco(fileName, json, layout, decoders);
+  const doc = readDoc({ json, layout, meshoptViews, draco, dataImages, fileName });
   const skeleton = buildSkeleton(doc, json, fileName);
   const materials = buildMaterials(doc, json, resources, warnings);
 
@@ -53,7 +58,7 @@ export async function readGltf(fileName: string, bytes: Uint8Array, resources: R
   }
   const clips = buildClips(doc, skeleton, morph, fileName, warnings);
 
-  const copyright = doc.getRoot().getAsset().copyright;
+  const copyright = doc.copyright;
   const scene: Scene = {
     name: fileName,
     format: container.format,
@@ -75,72 +80,24 @@ export async function readGltf(fileName: string, bytes: Uint8Array, resources: R
 interface ResolvedBuffers {
   /** Bytes per json.buffers entry (null: external file missing), for checkGltf. */
   readonly buffers: (Uint8Array | null)[];
-  /** The JSON with data: URIs of buffers and images replaced by resource keys (the input is not changed). */
-  readonly rewritten: GltfJson;
-  readonly sdkResources: Record<string, Uint8Array>;
+  /** Bytes per json.images entry given by a data: URI (null for the others). */
+  readonly dataImages: (Uint8Array | null)[];
 }
 
+/** The buffers' bytes (GLB BIN chunk, data: URIs decoded once, external files) and the data: URI images'. */
 function resolveBuffers(fileName: string, json: GltfJson, bin: Uint8Array | null, resources: ReadonlyMap<string, Uint8Array>): ResolvedBuffers {
-  const sdkResources: Record<string, Uint8Array> = {};
   const limit = 0x7fffffff;
   const defs = Array.isArray(json['buffers']) ? (json['buffers'] as unknown[]) : [];
-  const buffers: (Uint8Array | null)[] = [];
-  const newBuffers = defs.map((d, i) => {
-    const def = (typeof d === 'object' && d !== null ? d : {}) as Record<string, unknown>;
-    const uri = def['uri'];
-    if (typeof uri !== 'string') {
-      buffers.push(i === 0 ? bin : null);
-      if (i === 0 && bin) sdkResources['@glb.bin'] = bin;
-      return def;
-    }
-    if (isDataUri(uri)) {
-      const data = decodeDataUri(uri, limit, `${fileName}: /buffers/${i}/uri`);
-      buffers.push(data);
-      const key = `__buffer_${i}.bin`;
-      sdkResources[key] = data;
-      return { ...def, uri: key };
-    }
-    const data = resources.get(uri) ?? null;
-    buffers.push(data);
-    if (data) sdkResources[uri] = data;
-    return def;
+  const buffers = defs.map((d, i) => {
+    const uri = typeof d === 'object' && d !== null ? (d as Record<string, unknown>)['uri'] : undefined;
+    if (typeof uri !== 'string') return i === 0 ? bin : null;
+    if (isDataUri(uri)) return decodeDataUri(uri, limit, `${fileName}: /buffers/${i}/uri`);
+    return resources.get(uri) ?? null;
   });
   const imageDefs = Array.isArray(json['images']) ? (json['images'] as unknown[]) : [];
-  const newImages = imageDefs.map((d, i) => {
-    const def = (typeof d === 'object' && d !== null ? d : {}) as Record<string, unknown>;
-    const uri = def['uri'];
-    if (typeof uri !== 'string') return def;
-    if (isDataUri(uri)) {
-      const key = `__image_${i}`;
-      sdkResources[key] = decodeDataUri(uri, limit, `${fileName}: /images/${i}/uri`);
-      return { ...def, uri: key };
-    }
-    // A missing external image reads as empty bytes: the material then names its URI as a companion file.
-    sdkResources[uri] = resources.get(uri) ?? new Uint8Array(0);
-    return def;
+  const dataImages = imageDefs.map((d, i) => {
+    const uri = typeof d === 'object' && d !== null ? (d as Record<string, unknown>)['uri'] : undefined;
+    return typeof uri === 'string' && isDataUri(uri) ? decodeDataUri(uri, limit, `${fileName}: /images/${i}/uri`) : null;
   });
-  const rewritten: GltfJson = { ...json };
-  if (Array.isArray(json['buffers'])) rewritten['buffers'] = newBuffers;
-  if (Array.isArray(json['images'])) rewritten['images'] = newImages;
-  return { buffers, rewritten, sdkResources };
+  return { buffers, dataImages };
 }
-
-async function readDocument(fileName: string, json: GltfJson, resources: Record<string, Uint8Array>): Promise<Document> {
-  const deps = await decoderDependencies(json, fileName);
-  // Only the extensions the file declares: the SDK visits every registered one while it reads.
-  const used = new Set(Array.isArray(json['extensionsUsed']) ? (json['extensionsUsed'] as unknown[]) : []);
-  const io = new WebIO()
-    .registerExtensions(ALL_EXTENSIONS.filter((e) => used.has(e.EXTENSION_NAME)))
-    .registerDependencies(deps)
-    .setLogger(SILENT);
-  try {
-    return await io.readJSON({ json: json as never, resources: resources as never });
-  } catch (e) {
-    if (e instanceof LoadError) throw e;
-    throw new LoadError(`${fileName}: the glTF document could not be read: ${(e as Error).message}`);
-  }
-}
-
-/** gltf-transform's logger, quiet: what matters reaches the user as Scene warnings. */
-const SILENT = { debug(): void {}, info(): void {}, warn(): void {}, error(): void {} } as never;
-
