@@ -1,6 +1,7 @@
 import type { MorphDeltas } from '../../model/types.ts';
 import type { PrimitiveGeometry } from './gltf-mesh.ts';
 import type { Influences } from './gltf-skin.ts';
+import { gatherVertices, remapDeltas } from '../../model/remap.ts';
 
 /**
  * Flat shading for a primitive without NORMAL (glTF 2.0 §3.7.2.1: "When normals are not specified, client
@@ -22,7 +23,7 @@ export interface FlatPrimitive {
 export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: readonly MorphDeltas[] | null): FlatPrimitive {
   const src = geo.indices;
   const n = src.length;
-  const positions = gather(geo.positions, src, 3);
+  const positions = gatherVertices(geo.positions, src, 3);
   const normals = new Float32Array(n * 3);
   for (let t = 0; t < n; t += 3) {
     const a = t * 3;
@@ -54,55 +55,20 @@ export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: read
     vertexCount: n,
     positions,
     normals,
-    tangents: geo.tangents ? gather(geo.tangents, src, 4) : null,
-    uvs: geo.uvs ? gather(geo.uvs, src, 2) : null,
-    colors: geo.colors ? gather(geo.colors, src, 4) : null,
+    tangents: geo.tangents ? gatherVertices(geo.tangents, src, 4) : null,
+    uvs: geo.uvs ? gatherVertices(geo.uvs, src, 2) : null,
+    colors: geo.colors ? gatherVertices(geo.colors, src, 4) : null,
     colourNote: geo.colourNote,
     indices,
     computedNormals: true,
   };
   const influences: Influences = {
-    joints: gather(inf.joints, src, 4),
-    weights: gather(inf.weights, src, 4),
+    joints: gatherVertices(inf.joints, src, 4),
+    weights: gatherVertices(inf.weights, src, 4),
     maxInfluences: inf.maxInfluences,
     overflow: inf.overflow,
     rescaled: inf.rescaled,
     empty: inf.empty,
   };
-  return { geometry, influences, morphs: morphs ? morphs.map((d) => unweldDeltas(d, src, geo.vertexCount)) : null };
-}
-
-/** out[i] = values[src[i]] for elements of `size` components. */
-function gather<T extends Float32Array | Uint16Array>(values: T, src: Uint32Array, size: number): T {
-  const out = new (values.constructor as new (n: number) => T)(src.length * size);
-  for (let i = 0; i < src.length; i++) {
-    const s = src[i]! * size;
-    const o = i * size;
-    for (let k = 0; k < size; k++) out[o + k] = values[s + k]!;
-  }
-  return out;
-}
-
-/** The sparse deltas of the welded mesh, for its unwelded copy (every copy of a moved vertex moves). */
-function unweldDeltas(d: MorphDeltas, src: Uint32Array, vertexCount: number): MorphDeltas {
-  if (d.vertices.length === 0) return d;
-  const slot = new Int32Array(vertexCount).fill(-1);
-  for (let i = 0; i < d.vertices.length; i++) slot[d.vertices[i]!] = i;
-  let moved = 0;
-  for (let i = 0; i < src.length; i++) if (slot[src[i]!]! >= 0) moved++;
-  const vertices = new Uint32Array(moved);
-  const positions = new Float32Array(moved * 3);
-  const normals = new Float32Array(moved * 3);
-  let j = 0;
-  for (let i = 0; i < src.length; i++) {
-    const s = slot[src[i]!]!;
-    if (s < 0) continue;
-    vertices[j] = i;
-    for (let k = 0; k < 3; k++) {
-      positions[j * 3 + k] = d.positions[s * 3 + k]!;
-      normals[j * 3 + k] = d.normals[s * 3 + k]!;
-    }
-    j++;
-  }
-  return { vertices, positions, normals };
+  return { geometry, influences, morphs: morphs ? morphs.map((d) => remapDeltas(d, src, geo.vertexCount)) : null };
 }

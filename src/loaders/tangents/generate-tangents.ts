@@ -1,5 +1,6 @@
-import type { MorphDeltas, Scene, SkinnedMesh } from '../../model/types.ts';
+import type { Scene, SkinnedMesh } from '../../model/types.ts';
 import type { MikkTSpace } from './mikktspace.ts';
+import { gatherVertices, remapDeltas } from '../../model/remap.ts';
 
 /**
  * MikkTSpace tangents for the meshes that need them: a mesh drawn with a material that names a normal map
@@ -71,7 +72,7 @@ export function withGeneratedTangents(scene: Scene, mikk: MikkTSpace): Scene {
 export function weldByTangent(mesh: Pick<SkinnedMesh, 'vertexCount' | 'positions' | 'normals' | 'uvs' | 'indices'>, mikk: MikkTSpace): Weld {
   const corners = mesh.indices;
   const n = corners.length;
-  const cornerTangents = mikk(gather(mesh.positions, corners, 3), gather(mesh.normals, corners, 3), gather(mesh.uvs!, corners, 2));
+  const cornerTangents = mikk(gatherVertices(mesh.positions, corners, 3), gatherVertices(mesh.normals, corners, 3), gatherVertices(mesh.uvs!, corners, 2));
   if (cornerTangents.length !== n * 4) throw new Error(`MikkTSpace returned ${cornerTangents.length / 4} tangents for ${n} corners`);
   // One chain per source vertex of the output vertices made from it so far.
   const first = new Int32Array(mesh.vertexCount).fill(-1);
@@ -116,7 +117,7 @@ function remapMesh(mesh: SkinnedMesh, weld: Weld, copies: Map<object, object>): 
   const arrays: Record<string, Float32Array | Uint16Array | null> = {};
   for (const [key, size] of PER_VERTEX) {
     const values = mesh[key] as Float32Array | Uint16Array | null;
-    arrays[key] = values && once(values, () => gather(values, weld.src, size));
+    arrays[key] = values && once(values, () => gatherVertices(values, weld.src, size));
   }
   return {
     ...mesh,
@@ -126,37 +127,4 @@ function remapMesh(mesh: SkinnedMesh, weld: Weld, copies: Map<object, object>): 
     indices: weld.indices,
     ...(mesh.morphs ? { morphs: once(mesh.morphs, () => mesh.morphs!.map((d) => remapDeltas(d, weld.src, mesh.vertexCount))) } : {}),
   };
-}
-
-/** out[i] = values[src[i]] for elements of `size` components. */
-function gather<T extends Float32Array | Uint16Array>(values: T, src: Uint32Array, size: number): T {
-  const out = new (values.constructor as new (n: number) => T)(src.length * size);
-  for (let i = 0; i < src.length; i++) {
-    const s = src[i]! * size;
-    const o = i * size;
-    for (let k = 0; k < size; k++) out[o + k] = values[s + k]!;
-  }
-  return out;
-}
-
-/** Sparse deltas of the source vertices, for the remapped ones (ascending, as MorphDeltas requires). */
-function remapDeltas(d: MorphDeltas, src: Uint32Array, vertexCount: number): MorphDeltas {
-  if (d.vertices.length === 0) return d;
-  const slot = new Int32Array(vertexCount).fill(-1);
-  for (let i = 0; i < d.vertices.length; i++) slot[d.vertices[i]!] = i;
-  let moved = 0;
-  for (let j = 0; j < src.length; j++) if (slot[src[j]!]! >= 0) moved++;
-  const vertices = new Uint32Array(moved);
-  const positions = new Float32Array(moved * 3);
-  const normals = new Float32Array(moved * 3);
-  let m = 0;
-  for (let j = 0; j < src.length; j++) {
-    const s = slot[src[j]!]!;
-    if (s < 0) continue;
-    vertices[m] = j;
-    positions.set(d.positions.subarray(s * 3, s * 3 + 3), m * 3);
-    normals.set(d.normals.subarray(s * 3, s * 3 + 3), m * 3);
-    m++;
-  }
-  return { vertices, positions, normals };
 }
