@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { join } from 'node:path';
-import { CORPUS_DIR, HAVE_CORPUS, coverage, openApp, pixelDifference, serveCorpus, silhouette, waitState, watchConsole } from './helpers.ts';
+import { CORPUS_DIR, HAVE_CORPUS, canvasShot, coverage, openApp, pixelDifference, serveCorpus, silhouette, waitState, watchConsole } from './helpers.ts';
 
 /**
  * The page as a user meets it: the default character, a real .m3d from the corpus, clip switching,
@@ -86,9 +86,9 @@ test.describe('corpus models', () => {
     const box = await silhouette(page);
     expect(box.height).toBeGreaterThan(box.width * 1.3);
     expect(box.height).toBeGreaterThan(0.5 * 600);
-    const mid = await page.locator('#view').screenshot();
+    const mid = await canvasShot(page);
     await page.evaluate(() => window.skinlab.set({ t: 0 }));
-    expect(pixelDifference(mid, await page.locator('#view').screenshot())).toBeGreaterThan(0.003);
+    expect(pixelDifference(mid, await canvasShot(page))).toBeGreaterThan(0.003);
   });
 
   test('a file dropped on the page loads with its name in the model menu', async ({ page }) => {
@@ -160,11 +160,11 @@ test('a bad query value shows an error and the page still draws the model', asyn
 test('views and overlays: wireframe and skeleton draw differently from shaded', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, '?t=0.6&gui=0');
-  const shaded = await page.locator('#view').screenshot();
+  const shaded = await canvasShot(page);
   await page.evaluate(() => window.skinlab.set({ view: 'wireframe' }));
-  const wire = await page.locator('#view').screenshot();
+  const wire = await canvasShot(page);
   await page.evaluate(() => window.skinlab.set({ view: 'skeleton' }));
-  const skel = await page.locator('#view').screenshot();
+  const skel = await canvasShot(page);
   expect(pixelDifference(shaded, wire)).toBeGreaterThan(0.01);
   expect(pixelDifference(shaded, skel)).toBeGreaterThan(0.01);
   expect((await page.evaluate(() => window.skinlab.info())).view).toBe('skeleton');
@@ -221,7 +221,7 @@ test('a dropped model finds its dropped texture by name, whatever the case', asy
   await expect.poll(async () => (await page.evaluate(() => window.skinlab.info())).model).toBe('quad.m3d');
   await waitState(page);
   expect((await page.evaluate(() => window.skinlab.info())).warnings).toEqual([]);
-  const shot = PNG.sync.read(await page.locator('#view').screenshot());
+  const shot = PNG.sync.read(await canvasShot(page));
   const i = (300 * shot.width + 400) * 4;
   const [r, g, b] = [shot.data[i]!, shot.data[i + 1]!, shot.data[i + 2]!];
   expect(r, `centre pixel ${r},${g},${b}`).toBeGreaterThan(g * 2);
@@ -248,15 +248,15 @@ test('influences=1 (rigid) draws a different skin from 4 influences, and back ag
   const con = watchConsole(page);
   // The run bends knees and elbows most: rigid skinning creases them.
   await openApp(page, '?clip=run&t=0.2&gui=0&camera=25,5,1.6');
-  const four = await page.locator('#view').screenshot();
+  const four = await canvasShot(page);
   await page.evaluate(() => window.skinlab.set({ influences: 1 }));
   expect((await page.evaluate(() => window.skinlab.info())).influences).toBe(1);
-  const one = await page.locator('#view').screenshot();
+  const one = await canvasShot(page);
   const changed = pixelDifference(four, one, 8);
   expect(changed).toBeGreaterThan(0.004);
   expect(changed).toBeLessThan(0.1); // the same figure, creased at the joints
   await page.evaluate(() => window.skinlab.set({ influences: 4 }));
-  expect(pixelDifference(four, await page.locator('#view').screenshot())).toBe(0);
+  expect(pixelDifference(four, await canvasShot(page))).toBe(0);
   expect(con.errors).toEqual([]);
 });
 
@@ -285,7 +285,7 @@ test('the wheel stops near the model and far from it, and panning still moves th
   expect(far.distance / framed).toBeGreaterThan(10);
   expect(far.distance / framed).toBeLessThan(40);
   // A right-drag pans: the target moves, and the model (a dot this far out) moves with it.
-  const before = await page.locator('#view').screenshot();
+  const before = await canvasShot(page);
   await page.mouse.move(160, 120);
   await page.mouse.down({ button: 'right' });
   await page.mouse.move(60, 120, { steps: 4 });
@@ -293,20 +293,20 @@ test('the wheel stops near the model and far from it, and panning still moves th
   await page.evaluate(() => window.skinlab.set({}));
   const panned = await camera();
   expect(panned.target).toBeDefined();
-  expect(pixelDifference(before, await page.locator('#view').screenshot())).toBeGreaterThan(0);
+  expect(pixelDifference(before, await canvasShot(page))).toBeGreaterThan(0);
   expect(con.errors).toEqual([]);
 });
 
 test('dragging orbits the camera, the wheel zooms, and double-click frames the model again', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, '?t=0.6&gui=0');
-  const framed = await page.locator('#view').screenshot();
+  const framed = await canvasShot(page);
   await page.mouse.move(300, 300);
   await page.mouse.down();
   await page.mouse.move(420, 280, { steps: 5 });
   await page.mouse.up();
   await page.evaluate(() => window.skinlab.set({}));
-  const orbited = await page.locator('#view').screenshot();
+  const orbited = await canvasShot(page);
   expect(pixelDifference(framed, orbited)).toBeGreaterThan(0.01);
   const before = (await silhouette(page)).height;
   await page.mouse.move(400, 300);
@@ -315,6 +315,6 @@ test('dragging orbits the camera, the wheel zooms, and double-click frames the m
   expect((await silhouette(page)).height).toBeGreaterThan(before * 1.2);
   await page.mouse.dblclick(400, 300);
   await page.evaluate(() => window.skinlab.set({}));
-  expect(pixelDifference(framed, await page.locator('#view').screenshot())).toBe(0);
+  expect(pixelDifference(framed, await canvasShot(page))).toBe(0);
   expect(con.errors).toEqual([]);
 });

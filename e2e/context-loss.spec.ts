@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
-import { openApp, pixelDifference, waitState, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, pixelDifference, waitState, watchConsole } from './helpers.ts';
 
 /**
  * A lost WebGL context (GPU reset, driver update, WEBGL_lose_context) is survivable: the page stops drawing,
@@ -28,8 +28,12 @@ function nonBackground(png: Buffer): number {
   return n / (p.width * p.height);
 }
 
-async function shot(page: Page, name: string): Promise<Buffer> {
-  const png = await page.locator('#view').screenshot();
+/**
+ * The canvas as the page shows it, kept under the results folder (every page here has gui=0). While the context
+ * is lost no frame is drawn, so that picture comes from the compositor (`lost`); otherwise from the canvas.
+ */
+async function shot(page: Page, name: string, lost = false): Promise<Buffer> {
+  const png = lost ? await page.locator('#view').screenshot() : await canvasShot(page);
   writeFileSync(`${OUT}/${name}.png`, png);
   return png;
 }
@@ -76,7 +80,7 @@ async function loseAndRestore(page: Page, label: string): Promise<Counts> {
   expect(Object.values(lost).every((n) => n === 0), `GL counts reset on loss: ${JSON.stringify(lost)}`).toBe(true);
   // A while without a context: the loop keeps running without drawing or throwing.
   await page.waitForTimeout(300);
-  await shot(page, `${label}-lost`);
+  await shot(page, `${label}-lost`, true);
   await restoreContext(page);
   await waitState(page, 'ready');
   await expect(page.locator('#context-lost')).toBeHidden();
@@ -162,7 +166,7 @@ test('a context lost while a model is loading: the load completes on the restore
     // restored page compiled the previous model's variants too).
     const fresh = await browser.newPage();
     await openApp(fresh, `?model=${target}&gui=0&t=0.5&technique=vs-hlsl`);
-    const reference = await fresh.locator('#view').screenshot();
+    const reference = await canvasShot(fresh);
     writeFileSync(`${OUT}/load-in-flight-${target}-fresh.png`, reference);
     const freshCounts = await fresh.evaluate(() => window.skinlab.glObjects() as unknown as Record<string, number>);
     await fresh.close();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * Crowd paths (URL key `crowdPath`, docs/crowds.md): the baked path (palettes baked per clip, each
@@ -10,7 +10,7 @@ import { openApp, pixelDifference, watchConsole } from './helpers.ts';
  */
 
 async function shot(page: Page): Promise<Buffer> {
-  return page.locator('#view').screenshot();
+  return canvasShot(page);
 }
 
 test.beforeEach(async ({ page }) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { openApp, pixelDifference, settledStats, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, pixelDifference, settledStats, watchConsole } from './helpers.ts';
 
 /**
  * The crowd's far field as impostors (docs/crowds.md "Impostors"): 800 tiny.x on the plaza, seen from its edge
@@ -50,7 +50,7 @@ test('far crowd instances draw as impostors, the picture stays the lightest leve
   const far = on.perLevel[on.perLevel.length - 1]!;
   console.log(`[crowd-impostors] levels ${on.details.join(', ')}; instances per level ${on.perLevel.join(' + ')}; triangles ${on.triangles}`);
   expect(far).toBeGreaterThan(50);
-  const withImpostors = await page.locator('#view').screenshot();
+  const withImpostors = await canvasShot(page);
 
   await page.evaluate(() => window.skinlab.set({ impostors: 0 }));
   await settledStats(page);
@@ -60,7 +60,7 @@ test('far crowd instances draw as impostors, the picture stays the lightest leve
   // The same instances, drawn at the lightest level instead.
   expect(off.perLevel.reduce((a, b) => a + b, 0)).toBe(on.perLevel.reduce((a, b) => a + b, 0));
   if (on.triangles > 0) expect(off.triangles).toBeGreaterThan(on.triangles);
-  const meshes = await page.locator('#view').screenshot();
+  const meshes = await canvasShot(page);
   await expect.poll(() => page.evaluate(() => location.search), { timeout: 10_000 }).toContain('impostors=off');
 
   const a = PNG.sync.read(withImpostors);
@@ -98,12 +98,12 @@ async function upClose(page: Page): Promise<void> {
   await settledStats(page);
   const all = await levels(page);
   expect(all.perLevel.at(-1)).toBe(9);
-  const impostors = await page.locator('#view').screenshot();
+  const impostors = await canvasShot(page);
   await expect.poll(() => page.evaluate(() => location.search), { timeout: 10_000 }).toContain('impostors=all');
   await page.evaluate(() => window.skinlab.set({ impostors: 'off' }));
   await settledStats(page);
   expect((await levels(page)).details).not.toContain('impostor');
-  const meshes = await page.locator('#view').screenshot();
+  const meshes = await canvasShot(page);
   const a = mask(PNG.sync.read(impostors));
   const b = mask(PNG.sync.read(meshes));
   const w = 256;

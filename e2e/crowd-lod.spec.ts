@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * Crowd distance LOD (docs/crowds.md "Distance LOD"): Dawn at medium in a crowd of 9 loads its low level
@@ -44,7 +44,7 @@ async function lodOn(page: Page, c: string): Promise<void> {
 }
 
 async function shot(page: Page): Promise<Buffer> {
-  return page.locator('#view').screenshot();
+  return canvasShot(page);
 }
 
 test('far instances draw the low level once it has loaded, one draw per subset per level', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { canvasShot, coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * Crowd mode (URL key `crowd`, docs/api.md#url-parameters): N instances of the character, each at its own phase, drawn
@@ -42,8 +42,9 @@ function blobs(png: PNG, minPixels = 12): number {
   return count;
 }
 
+/** The canvas (the pages that take one have gui=0: nothing covers it). */
 async function shot(page: Page): Promise<Buffer> {
-  return page.locator('#view').screenshot();
+  return canvasShot(page);
 }
 
 /** A rectangle of a PNG as its own PNG buffer (for comparing two figures of one image). */

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { openApp, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, watchConsole } from './helpers.ts';
 
 /**
  * Crowd detail levels must not pop (docs/crowds.md "Distance LOD"): the camera backs slowly away from a crowd
@@ -53,12 +53,12 @@ function coverage(a: PNG): number {
   return n / (a.width * a.height);
 }
 
-/** Screenshots of the canvas along the path, one frame drawn per camera. */
+/** The canvas along the path, one frame drawn per camera (and one more per read). */
 async function walk(page: Page): Promise<PNG[]> {
   const shots: PNG[] = [];
   for (let k = 0; k < STEPS; k++) {
     await page.evaluate((c) => window.skinlab.set({ camera: c }), cameraAt(k));
-    shots.push(PNG.sync.read(await page.locator('#view').screenshot()));
+    shots.push(PNG.sync.read(await canvasShot(page)));
   }
   return shots;
 }

@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import { writeM3d } from '../src/loaders/m3d/write-m3d.ts';
 import { loadModel } from '../src/loaders/load-model.ts';
 import { FIXTURE_TARGETS, morphWalkerScene } from '../test/app/morph-fixture.ts';
-import { openApp, pixelDifference, silhouette, waitState, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, pixelDifference, silhouette, waitState, watchConsole } from './helpers.ts';
 
 /**
  * Morph targets (GPU Gems ch. 4, Dawn) on the real page: the three morph paths (`slots`, `texture`, `cpu`)
@@ -17,14 +17,15 @@ import { openApp, pixelDifference, silhouette, waitState, watchConsole } from '.
  *
  * Subjects: `fixture` — the Walker with 11 synthetic Dawn-named head targets (test/app/morph-fixture.ts),
  * written with the app's own .m3d writer and served by page.route; `dawn` — the generated built-in
- * (public/models/generated/dawn-medium.m3d, written by `npm run gen`, which the test script runs first).
+ * at its low detail (public/models/generated/dawn-low.m3d, written by `npm run gen`, which the test script runs
+ * first): the same 50 head targets as medium on a third of the bytes to parse (dawn.spec.ts covers the levels).
  * Both are the project's own: a fixture that cannot be written, a writer that drops the targets, a
  * missing Dawn, no targets or no tangents on the page all fail the tests (no skips).
  * Expression tracks are switched off (morphTrack=0) so only the weights named here act.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DAWN_FILE = join(here, '..', 'public', 'models', 'generated', 'dawn-medium.m3d');
+const DAWN_FILE = join(here, '..', 'public', 'models', 'generated', 'dawn-low.m3d');
 
 /** The fixture as .m3d text, or why it could not be made (reported by every fixture test, never skipped). */
 let fixtureText: string | null = null;
@@ -45,13 +46,15 @@ interface Subject {
   readonly name: string;
   readonly model: string;
   readonly clip: string;
+  /** More URL parameters of the subject (`&key=value`). */
+  readonly query: string;
   /** null when the subject can be served, else why not (a test failure). */
   readonly missing: () => string | null;
 }
 
 const SUBJECTS: readonly Subject[] = [
-  { name: 'fixture', model: 'test-models/morph-walker.m3d', clip: 'walk', missing: () => (fixtureText ? null : fixtureWhy) },
-  { name: 'dawn', model: 'dawn', clip: '', missing: () => (existsSync(DAWN_FILE) ? null : `no ${DAWN_FILE} (npm run gen writes it)`) },
+  { name: 'fixture', model: 'test-models/morph-walker.m3d', clip: 'walk', query: '', missing: () => (fixtureText ? null : fixtureWhy) },
+  { name: 'dawn', model: 'dawn', clip: '', query: '&detail=low', missing: () => (existsSync(DAWN_FILE) ? null : `no ${DAWN_FILE} (npm run gen writes it)`) },
 ];
 
 /** ≤ 5 targets: every path applies them all. */
@@ -63,14 +66,14 @@ async function open(page: Page, s: Subject, extra: string): Promise<void> {
   if (fixtureText) await page.route('**/test-models/morph-walker.m3d', (r) => r.fulfill({ body: fixtureText! }));
   // Morph paths and techniques against each other, face-filling: the shadow map (covered with morphs by
   // stream-out.spec.ts and with every technique by shadows.spec.ts) is left off to keep SwiftShader's work short.
-  await openApp(page, `?model=${s.model}${s.clip ? `&clip=${s.clip}` : ''}&t=0.3&gui=0&grid=0&shadows=0&camera=0,5,2.4&morphTrack=0${extra}`);
+  await openApp(page, `?model=${s.model}${s.query}${s.clip ? `&clip=${s.clip}` : ''}&t=0.3&gui=0&grid=0&shadows=0&camera=0,5,2.4&morphTrack=0${extra}`);
   const targets = (await page.evaluate(() => window.skinlab.info().morphTargets)) as string[];
   expect(targets.length, `${s.model} has morph targets on the page`).toBeGreaterThan(0);
 }
 
 async function shot(page: Page, params: Record<string, string>): Promise<Buffer> {
   await page.evaluate((p) => window.skinlab.set(p), params);
-  return page.locator('#view').screenshot();
+  return canvasShot(page);
 }
 
 for (const s of SUBJECTS) {

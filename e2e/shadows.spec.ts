@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * The key light's shadow map (render/shadow-map.ts, `shadows=1`, the default) on the Walker at a fixed time
@@ -37,7 +37,7 @@ interface Change {
 
 async function picture(page: Page, shadows: 0 | 1): Promise<Buffer> {
   await page.evaluate((s) => window.skinlab.set({ shadows: s }), shadows);
-  return page.locator('#view').screenshot();
+  return canvasShot(page);
 }
 
 function change(withShadows: PNG, without: PNG, box: Box): Change {
@@ -176,14 +176,14 @@ test('every technique casts and receives the shadow as software does (≤ 0.5 % 
   const con = watchConsole(page);
   await openApp(page, `${WALKER}&camera=${SIDE.camera}&technique=software`);
   const info = await page.evaluate(() => window.skinlab.info());
-  const reference = await page.locator('#view').screenshot();
+  const reference = await canvasShot(page);
   const rows: string[] = [];
   for (const id of info.techniques as string[]) {
     if (id === 'software' || (info.techniqueSupport as Record<string, string | null>)[id]) continue;
     await page.evaluate((technique) => window.skinlab.set({ technique }), id);
     const stats = await page.evaluate(() => window.skinlab.stats());
     expect(stats.passes, `${id}: the shadow pass and the shaded pass`).toBe(2);
-    const diff = pixelDifference(reference, await page.locator('#view').screenshot());
+    const diff = pixelDifference(reference, await canvasShot(page));
     rows.push(`${id} ${(diff * 100).toFixed(3)} %`);
     expect(diff, `${id} with shadows against software with shadows`).toBeLessThanOrEqual(0.005);
   }
@@ -216,7 +216,7 @@ test('a context loss and restore with shadows on rebuilds the shadow map: the GL
   const con = watchConsole(page);
   await openApp(page, `${WALKER}&camera=${SIDE.camera}`);
   const before = await page.evaluate(() => window.skinlab.glObjects() as unknown as Record<string, number>);
-  const picBefore = await page.locator('#view').screenshot();
+  const picBefore = await canvasShot(page);
   await page.evaluate(
     () =>
       new Promise<void>((resolve) => {
@@ -233,6 +233,6 @@ test('a context loss and restore with shadows on rebuilds the shadow map: the GL
   const after = await page.evaluate(() => window.skinlab.glObjects() as unknown as Record<string, number>);
   console.log(`[shadows] census before ${JSON.stringify(before)} after ${JSON.stringify(after)}`);
   expect(after).toEqual(before);
-  expect(pixelDifference(picBefore, await page.locator('#view').screenshot(), 8), 'the shadowed picture after the restore').toBeLessThanOrEqual(0.001);
+  expect(pixelDifference(picBefore, await canvasShot(page), 8), 'the shadowed picture after the restore').toBeLessThanOrEqual(0.001);
   expect(con.errors).toEqual([]);
 });

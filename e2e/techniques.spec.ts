@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { canvasShot, coverage, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * Every skinning technique against the software reference: the rendered picture (mismatching pixels) and
@@ -52,8 +52,9 @@ async function openModel(page: Page, model: string, query: string): Promise<void
   await openApp(page, `?model=${model}&${query}`);
 }
 
+/** The canvas (every page here has gui=0: nothing covers it), kept under the results folder for a look. */
 async function shot(page: Page, name: string): Promise<Buffer> {
-  const png = await page.locator('#view').screenshot();
+  const png = await canvasShot(page);
   writeFileSync(`${OUT}/${name}.png`, png);
   return png;
 }
@@ -127,6 +128,8 @@ for (const model of MODELS) {
 }
 
 test('?technique=<id> loads every technique, and info() lists them all as usable on the default model', async ({ page }) => {
+  // Eleven loads, nothing read from the pixels: a small canvas keeps each first frame cheap.
+  await page.setViewportSize({ width: 320, height: 240 });
   const con = watchConsole(page);
   for (const id of ALL) {
     await openApp(page, `?gui=0&t=0.4&technique=${id}`);

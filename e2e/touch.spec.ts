@@ -1,6 +1,6 @@
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { canvasShot, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * A phone: 390×844 CSS pixels with touch. Gestures go through CDP's Input.dispatchTouchEvent, so the page
@@ -33,8 +33,7 @@ async function gesture(cdp: CDPSession, from: readonly Point[], to: readonly Poi
 /** Two 60 ms taps 200 ms apart. */
 /** The canvas after the next frame, and the screen box of the pixels unlike the background (27, 29, 34): the model. */
 async function view(page: Page): Promise<{ png: Buffer; box: { x: number; y: number; width: number; height: number } }> {
-  await page.evaluate(() => window.skinlab.set({}));
-  const png = await page.locator('#view').screenshot();
+  const png = await canvasShot(page);
   const { data, width, height } = PNG.sync.read(png);
   let x0 = width, y0 = height, x1 = -1, y1 = -1;
   for (let y = 0; y < height; y++) {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { coverageOf, openApp, pixelDifference, watchConsole } from './helpers.ts';
+import { canvasShot, coverageOf, openApp, pixelDifference, watchConsole } from './helpers.ts';
 
 /**
  * The animation controller on the page (URL keys `tracks`, `lookAt`, `wander`, docs/api.md#url-parameters): the MultiAnimation sample's
@@ -17,8 +17,9 @@ function isFigure(d: Uint8Array, i: number): boolean {
   return Math.abs(d[i]! - BACKGROUND[0]!) + Math.abs(d[i + 1]! - BACKGROUND[1]!) + Math.abs(d[i + 2]! - BACKGROUND[2]!) > 30;
 }
 
+/** The canvas (every page that takes one has gui=0: nothing covers it). */
 async function shot(page: Page): Promise<Buffer> {
-  return page.locator('#view').screenshot();
+  return canvasShot(page);
 }
 
 /** Rows [y0, y1) of the union of two shots' figures: how many pixels differ there, and the union's rows. */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
-import { CORPUS_DIR, HAVE_CORPUS, coverage, openApp, pixelDifference, serveCorpus, silhouette, waitState, watchConsole } from './helpers.ts';
+import { CORPUS_DIR, HAVE_CORPUS, canvasShot, coverage, openApp, pixelDifference, serveCorpus, silhouette, waitState, watchConsole } from './helpers.ts';
 
 /**
  * DirectX .x models as a user meets them: the SkinnedMesh sample's Tiny, the shipped demo models in each
@@ -59,9 +59,9 @@ test('tiny.x mid-stride: the SkinnedMesh sample character, textured and lit', as
   expect(await surfaceDetail(page), 'the skin texture shows').toBeGreaterThan(12);
   await expect(page.locator('#view')).toHaveScreenshot('tiny-0.5.png');
   // Walking: the pose changes with time.
-  const mid = await page.locator('#view').screenshot();
+  const mid = await canvasShot(page);
   await page.evaluate(() => window.skinlab.set({ t: 0.1 }));
-  expect(pixelDifference(mid, await page.locator('#view').screenshot())).toBeGreaterThan(0.005);
+  expect(pixelDifference(mid, await canvasShot(page))).toBeGreaterThan(0.005);
   expect(con.errors).toEqual([]);
 });
 
@@ -145,10 +145,10 @@ test.describe('corpus .x files', () => {
     expect(textureWarnings(info.warnings).join()).toMatch(/Bat_Albedo\.jpg/);
     // Wings spread flat and seen from the side of the floor: a thin shape, about 1.5 % of the view.
     expect(await coverage(page)).toBeGreaterThan(0.01);
-    const a = await page.locator('#view').screenshot();
+    const a = await canvasShot(page);
     const duration = (await page.evaluate(() => window.skinlab.info().duration)) as number | undefined;
     await page.evaluate((t) => window.skinlab.set({ t }), (duration ?? 1) / 2);
-    expect(pixelDifference(a, await page.locator('#view').screenshot())).toBeGreaterThan(0.005);
+    expect(pixelDifference(a, await canvasShot(page))).toBeGreaterThan(0.005);
     expect(appErrors(con)).toEqual([]);
   });
 
@@ -156,10 +156,10 @@ test.describe('corpus .x files', () => {
     const con = watchConsole(page);
     await serveCorpus(page);
     await openApp(page, '?model=corpus/mak_running.x&t=0&gui=0');
-    const a = await page.locator('#view').screenshot();
+    const a = await canvasShot(page);
     // 23 ticks at D3DX's default 4800 ticks/s: the whole clip lasts 4.8 ms.
     await page.evaluate(() => window.skinlab.set({ t: 0.0024 }));
-    expect(pixelDifference(a, await page.locator('#view').screenshot())).toBeGreaterThan(0.003);
+    expect(pixelDifference(a, await canvasShot(page))).toBeGreaterThan(0.003);
     expect(appErrors(con)).toEqual([]);
   });
 
