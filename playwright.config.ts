@@ -9,13 +9,19 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Another port or built folder lets two runs share a machine (`SKINLAB_PORT=4174 SKINLAB_DIST=dist-b SKINLAB_RESULTS=test-results-b`). */
 const port = Number(process.env.SKINLAB_PORT ?? 4173);
 const dist = process.env.SKINLAB_DIST ?? 'dist';
+/**
+ * Two spec files at a time by default: a page spends much of a test waiting (loads, workers, frames), so two
+ * share two cores well. Every check judges time by CPU time or wide margins, so a busy machine does not fail
+ * it. SKINLAB_WORKERS=1 runs one file at a time.
+ */
+const workers = Math.max(1, Number(process.env.SKINLAB_WORKERS ?? 2) || 1);
 
 export default defineConfig({
   testDir: 'e2e',
   timeout: 90_000,
   expect: { timeout: 30_000, toHaveScreenshot: { maxDiffPixelRatio: 0.01, threshold: 0.15 } },
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   reporter: [['list']],
   outputDir: process.env.SKINLAB_RESULTS ?? 'test-results',
