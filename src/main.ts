@@ -141,6 +141,9 @@ function start(): void {
     timeline?.setVisible(visible);
     panel?.setVisible(visible);
     document.documentElement.classList.toggle('clean', !visible);
+    // The free area changes with the chrome (and with compare, also a state change): framed again now, so the
+    // frame set() waits for, and the link made after it, already show the new framing.
+    freeView?.measure();
   };
   // The address bar follows the state (url-sync.ts): a copied link reproduces the view.
   const urlSync = new UrlSync(() => {
