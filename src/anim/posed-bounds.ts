@@ -7,8 +7,8 @@ import { skinMesh } from './software-skin.ts';
 /**
  * Model-space bounds of a scene's meshes, CPU-skinned in the player's current pose (the caller has run
  * `player.evaluate()`). Meshes with morph deltas are morphed first with the player's `morphWeights` (when
- * the player was built with the scene's morph targets). Owns one palette and one skinned copy per mesh (and,
- * for morphed meshes, a view of the mesh over that copy), sized at construction; measure() allocates
+ * the player was built with the scene's morph targets). Owns one palette and one skinned copy of the positions per
+ * mesh (and, for morphed meshes, morphed normals and a view of the mesh over both), sized at construction; measure() allocates
  * nothing. Used for camera framing and `inspect --t`.
  */
 /** What measure() reads of a pose: an AnimPlayer, or anything with its palette writer (morph weights optional). */
@@ -31,7 +31,8 @@ export class PosedBounds {
   constructor(private readonly scene: Scene) {
     this.palettes = scene.meshes.map((m) => new Float32Array(m.bones.length * 16));
     this.positions = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
-    this.normals = scene.meshes.map((m) => new Float32Array(m.vertexCount * 3));
+    // Normals only as the morph's output (skinning here writes positions alone).
+    this.normals = scene.meshes.map((m) => new Float32Array(m.morphs && m.morphs.some((d) => d.vertices.length > 0) ? m.vertexCount * 3 : 0));
     this.morphed = scene.meshes.map((m, i) =>
       m.morphs && m.morphs.some((d) => d.vertices.length > 0) ? { ...m, positions: this.positions[i]!, normals: this.normals[i]! } : null,
     );
@@ -53,9 +54,10 @@ export class PosedBounds {
       if (morphed) {
         // Morph into the copy, then skin the copy in place (skinMesh reads each vertex before writing it).
         applyMorphs(m, weights, this.positions[i]!, this.normals[i]!);
-        skinMesh(morphed, this.palettes[i]!, this.positions[i]!, this.normals[i]!);
+        skinMesh(morphed, this.palettes[i]!, this.positions[i]!, null);
       } else {
-        skinMesh(m, this.palettes[i]!, this.positions[i]!, this.normals[i]!);
+        // Positions only: a box needs no normals (the same arithmetic for the positions, a third less work).
+        skinMesh(m, this.palettes[i]!, this.positions[i]!, null);
       }
       computeBounds(this.positions[i]!, this.min, this.max);
       for (let k = 0; k < 3; k++) {
