@@ -1,11 +1,10 @@
-import { Document, WebIO } from '@gltf-transform/core';
-import { KHRTextureBasisu } from '@gltf-transform/extensions';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { openApp, watchConsole } from './helpers.ts';
+import { ktx2Quad } from '../test/fixtures/ktx2/quad.ts';
 
 /**
  * KHR_texture_basisu in the page: facecap.glb (../shared/corpus-materials: a KTX2/ETC1S face texture with
@@ -82,24 +81,6 @@ test.describe('KTX2 textures in the page', () => {
     expect(await drawFacecap(page, all)).toEqual([]);
   });
 });
-
-/** A double-sided unit quad whose base colour texture is `ktx2` (KHR_texture_basisu, required). */
-async function ktx2Quad(ktx2: Uint8Array): Promise<Uint8Array> {
-  const doc = new Document();
-  doc.createExtension(KHRTextureBasisu).setRequired(true);
-  const buffer = doc.createBuffer();
-  const acc = (type: 'VEC2' | 'VEC3', a: number[]) => doc.createAccessor().setType(type).setArray(new Float32Array(a)).setBuffer(buffer);
-  const tex = doc.createTexture('quadrants').setImage(ktx2).setMimeType('image/ktx2');
-  const prim = doc
-    .createPrimitive()
-    .setAttribute('POSITION', acc('VEC3', [-1, 0, 0, 1, 0, 0, 1, 2, 0, -1, 2, 0]))
-    .setAttribute('NORMAL', acc('VEC3', [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]))
-    .setAttribute('TEXCOORD_0', acc('VEC2', [0, 1, 1, 1, 1, 0, 0, 0]))
-    .setIndices(doc.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 2, 0, 2, 3])).setBuffer(buffer))
-    .setMaterial(doc.createMaterial('m').setBaseColorTexture(tex).setDoubleSided(true));
-  doc.createScene().addChild(doc.createNode('quad').setMesh(doc.createMesh('quad').addPrimitive(prim)));
-  return new WebIO().registerExtensions([KHRTextureBasisu]).writeBinary(doc);
-}
 
 /** Pixels of the canvas whose red, green or blue clearly dominates, and checker-magenta ones. */
 async function hues(page: Page): Promise<{ red: number; green: number; blue: number; magenta: number }> {

@@ -1,5 +1,3 @@
-import { Document, WebIO } from '@gltf-transform/core';
-import { KHRTextureBasisu } from '@gltf-transform/extensions';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +5,7 @@ import { exportGltf } from '../../src/export/export-gltf.ts';
 import { loadModelAsync } from '../../src/loaders/load-model.ts';
 import type { Scene } from '../../src/model/types.ts';
 import { validateBytes, type ValidatorReport } from './validator.ts';
+import { ktx2Quad } from '../fixtures/ktx2/quad.ts';
 
 /**
  * KTX2 textures survive export (src/export/materials.ts): written as they are through KHR_texture_basisu,
@@ -15,24 +14,6 @@ import { validateBytes, type ValidatorReport } from './validator.ts';
 
 const KTX2 = new Uint8Array(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'ktx2', 'quadrants-uastc.ktx2')));
 const FACECAP = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus-materials', 'facecap.glb');
-
-/** A double-sided quad whose base colour texture is `ktx2` (KHR_texture_basisu, required). */
-async function ktx2Quad(ktx2: Uint8Array): Promise<Uint8Array> {
-  const doc = new Document();
-  doc.createExtension(KHRTextureBasisu).setRequired(true);
-  const buffer = doc.createBuffer();
-  const acc = (type: 'VEC2' | 'VEC3', a: number[]) => doc.createAccessor().setType(type).setArray(new Float32Array(a)).setBuffer(buffer);
-  const tex = doc.createTexture('quadrants').setImage(ktx2).setMimeType('image/ktx2');
-  const prim = doc
-    .createPrimitive()
-    .setAttribute('POSITION', acc('VEC3', [-1, 0, 0, 1, 0, 0, 1, 2, 0, -1, 2, 0]))
-    .setAttribute('NORMAL', acc('VEC3', [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]))
-    .setAttribute('TEXCOORD_0', acc('VEC2', [0, 1, 1, 1, 1, 0, 0, 0]))
-    .setIndices(doc.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 2, 0, 2, 3])).setBuffer(buffer))
-    .setMaterial(doc.createMaterial('m').setBaseColorTexture(tex).setDoubleSided(true));
-  doc.createScene().addChild(doc.createNode('quad').setMesh(doc.createMesh('quad').addPrimitive(prim)));
-  return new WebIO().registerExtensions([KHRTextureBasisu]).writeBinary(doc);
-}
 
 const imageOf = (s: Scene, name: string | null | undefined): Uint8Array | undefined => s.images?.find((i) => i.name === name)?.bytes;
 
