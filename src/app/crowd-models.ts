@@ -10,7 +10,7 @@ import { CrowdLodLoader } from './crowd-lod-loader.ts';
 import { resolveCrowdModel } from './crowd-models-state.ts';
 import { animatedFraming } from './framing.ts';
 import type { LoadedModel } from './loaded-model.ts';
-import { fetchResources } from './loader.ts';
+import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
 import { parseModel } from './parse-client.ts';
 import type { AppState } from './state.ts';

@@ -1,15 +1,17 @@
 import { findBuiltin } from './builtins.ts';
+import { fetchEarly } from './early-fetch.ts';
+import type { PrepInput } from './model-prep.ts';
 import { prestartParseWorker } from './parse-worker-start.ts';
+import { upFromSearch } from './up-param.ts';
 
 /**
  * Work on the first model started before the page is built (src/boot.ts runs it while the page's main script
- * is still arriving; main.ts calls it again, which does nothing the second time): the model file's request goes
- * out at once — the model source's fetch (model-source.ts) takes that response instead of asking again — and
- * the parse worker starts (parse-worker-start.ts). Each early response is taken once; one nobody takes (the page
- * resolved the parameters otherwise) is left to the browser. Small on purpose: it imports only the built-in list.
+ * is still arriving; main.ts calls it again, which does nothing the second time): the parse worker starts and
+ * reads and parses the first model's file at once (parse-worker-start.ts, parse-early.ts), so the model is
+ * usually parsed by the time the page asks for it. Where no worker can start, the file's request goes out on
+ * the page instead (early-fetch.ts). Small on purpose: it imports only the built-in list.
  */
 
-const pending = new Map<string, Promise<Response>>();
 let started = false;
 
 /**
@@ -35,24 +37,16 @@ export function firstModelUrl(search: string, base: string): string | null {
   }
 }
 
-/** Starts the first model's request and the parse worker (once per page). */
+/** The load options the query names for its first model (a guess, as firstModelUrl: the page checks it, model-prep.ts). */
+export function firstModelPrep(search: string): PrepInput {
+  const params = new URLSearchParams(search);
+  return { up: upFromSearch(params), orient: findBuiltin(params.get('model') || 'default')?.orient };
+}
+
+/** Starts the first model's load (in the parse worker, or its request on the page) once per page. */
 export function startEarly(search: string, base: string): void {
   if (started) return;
   started = true;
   const href = firstModelUrl(search, base);
-  if (href) {
-    const response = fetch(href);
-    // A failure is seen (and reported) by whoever takes the response; untaken, it must not be an unhandled rejection.
-    response.catch(() => {});
-    pending.set(href, response);
-  }
-  prestartParseWorker(href ? new URL(href).pathname : undefined);
-}
-
-/** The early response for `href`, once (null when none was started or it was taken already). */
-export function takeEarlyResponse(href: string): Promise<Response> | null {
-  const response = pending.get(href);
-  if (!response) return null;
-  pending.delete(href);
-  return response;
+  if (!prestartParseWorker(href ?? undefined, firstModelPrep(search)) && href) fetchEarly(href);
 }

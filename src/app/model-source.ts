@@ -1,7 +1,7 @@
 import type { CompanionSource } from '../gpu/textures.ts';
 import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 import { FileSet } from './file-set.ts';
-import { takeEarlyResponse } from './early-start.ts';
+import { takeEarlyResponse } from './early-fetch.ts';
 
 /**
  * Where a model's bytes and its companion files (textures) come from: a URL (companions resolve
@@ -13,6 +13,8 @@ export interface ModelSource {
   readonly name: string;
   /** A URL can be put in a link to the page; a file opened from disk cannot. */
   readonly origin: 'url' | 'file';
+  /** The resolved address of a source read from a URL (absent for files opened from disk). */
+  readonly href?: string;
   readonly read: (onProgress: (loaded: number, total: number) => void, signal: AbortSignal) => Promise<Uint8Array>;
   readonly companions: CompanionSource;
   /**
@@ -90,6 +92,7 @@ export function urlSource(url: string, base: string): ModelSource {
   return {
     name: baseName(safeDecode(resolved.pathname)) || url,
     origin: 'url',
+    href: resolved.href,
     read: (onProgress, signal) => fetchBytes(resolved.href, onProgress, signal, MAX_MODEL_BYTES, 'models'),
     notes,
     companions: async (name) => {

@@ -1,7 +1,8 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
 import type { Scene } from '../model/types.ts';
-import { errorFromFields, ownedBytes, type ParseReply, type ParseRequest } from './parse-protocol.ts';
-import { startParseWorker, takeSpareWorker, workerReady, type SpareWorker } from './parse-worker-start.ts';
+import type { PrepFacts, PrepInput } from './model-prep.ts';
+import { errorFromFields, ownedBytes, type EarlyFigures, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
+import { spareEarlyUrl, startParseWorker, takeSpareWorker, workerReady, type SpareWorker } from './parse-worker-start.ts';
 
 /**
  * Parsing a model without stopping the page: each load gets its own module worker
@@ -19,6 +20,8 @@ export interface ParseResult {
   readonly parseMs: number;
   /** From the call to the Scene in hand (worker start, transfers and parse), ms. */
   readonly totalMs: number;
+  /** The worker's preparation of the Scene (model-prep.ts), when it was asked for and succeeded: `scene` is then prepared. */
+  readonly facts?: PrepFacts;
 }
 
 /** Interval of `onTick` while parsing, ms. */
@@ -30,7 +33,8 @@ const TICK_MS = 200;
  * their buffers are transferred to the worker, so the caller must not use them afterwards. `onTick(elapsedMs)`
  * is called when parsing starts and then every TICK_MS until it ends. Rejects with a LoadError (same
  * message as loadModel would throw), an Error when the parser itself died (e.g. out of memory), or a
- * DOMException named AbortError when `signal` aborts.
+ * DOMException named AbortError when `signal` aborts. With `prep`, a worker also prepares the Scene for those
+ * load options (model-prep.ts; the result's `facts`); the page's own fallback parse leaves that to the caller.
  */
 export async function parseModel(
   name: string,
@@ -38,13 +42,23 @@ export async function parseModel(
   signal: AbortSignal,
   onTick: (elapsedMs: number) => void = () => {},
   resources?: ReadonlyMap<string, Uint8Array>,
+  prep?: PrepInput,
 ): Promise<ParseResult> {
   const t0 = performance.now();
   throwIfAborted(signal);
-  const started = takeSpareWorker();
+  let started = takeSpareWorker();
+  if (started?.earlyUrl) {
+    // Busy reading another file than this one (the page resolved its first model otherwise): not this parse's.
+    started.worker.terminate();
+    started = null;
+  }
   const worker = started?.worker ?? startParseWorker();
   const ready = worker !== null && (await (started ? readyUnlessAborted(started, signal) : workerReady(worker, signal)));
-  if (worker && ready) return runInWorker(worker, { name, bytes, resources }, signal, onTick, t0);
+  if (worker && ready) {
+    const reply = await runInWorker(worker, (w) => postRequest(w, { name, bytes, resources, prep }), signal, onTick);
+    if (!reply) throw new Error('the parser declined the file');
+    return { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts };
+  }
   worker?.terminate();
   onTick(0);
   await yieldToPaint();
@@ -55,13 +69,42 @@ export async function parseModel(
   return { scene, where: 'main', parseMs: now - p0, totalMs: now - t0 };
 }
 
+/** The early load's result: the parse and what was read. */
+export interface EarlyParse {
+  readonly parsed: ParseResult;
+  readonly figures: EarlyFigures;
+}
+
+/**
+ * The page's first model as the worker started ahead read and parsed it (parse-early.ts), when that worker
+ * was asked for exactly `href`; null otherwise, or when the worker did not start (the caller then reads and
+ * parses the file itself). Waits for the early load to finish; rejects with its error (the same message the
+ * page's own load would give) or an AbortError when `signal` aborts (the worker is terminated).
+ */
+export async function takeEarlyParse(href: string, signal: AbortSignal, onTick: (elapsedMs: number) => void = () => {}): Promise<EarlyParse | null> {
+  if (spareEarlyUrl() !== href) return null;
+  const t0 = performance.now();
+  const started = takeSpareWorker()!;
+  if (!(await readyUnlessAborted(started, signal))) {
+    started.worker.terminate();
+    return null;
+  }
+  const reply = await runInWorker(started.worker, (w) => w.postMessage({ type: 'take', url: href } satisfies ParseTake), signal, onTick);
+  if (!reply?.early) return null;
+  return { parsed: { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts }, figures: reply.early };
+}
+
+/**
+ * Sends the worker its request (`post`) and waits for its Scene; the worker is terminated when the reply
+ * arrives, on failure and on abort. Resolves null when the worker declines (a take of an address it was not
+ * asked to load).
+ */
 function runInWorker(
   worker: Worker,
-  request: ParseRequest,
+  post: (worker: Worker) => void,
   signal: AbortSignal,
   onTick: (elapsedMs: number) => void,
-  t0: number,
-): Promise<ParseResult> {
+): Promise<(ParseReply & { type: 'done' }) | null> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       worker.terminate();
@@ -85,7 +128,8 @@ function runInWorker(
       const reply = e.data;
       if (reply.type === 'ready') return;
       finish();
-      if (reply.type === 'done') resolve({ scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0 });
+      if (reply.type === 'done') resolve(reply);
+      else if (reply.type === 'declined') resolve(null);
       else reject(errorFromFields(reply.error));
     };
     worker.onerror = (e) => {
@@ -97,21 +141,26 @@ function runInWorker(
       finish();
       reject(new Error('the parsed model could not be passed back to the page'));
     };
-    const bytes = ownedBytes(request.bytes);
-    const transfer: ArrayBuffer[] = [bytes.buffer];
-    let resources: Map<string, Uint8Array> | undefined;
-    if (request.resources && request.resources.size > 0) {
-      resources = new Map();
-      for (const [uri, data] of request.resources) {
-        const owned = ownedBytes(data);
-        resources.set(uri, owned);
-        // One URI may be listed under two spellings that share bytes: a buffer goes once in the transfer list.
-        if (!transfer.includes(owned.buffer)) transfer.push(owned.buffer);
-      }
-    }
-    const message: ParseRequest = { name: request.name, bytes, resources };
-    worker.postMessage(message, transfer);
+    post(worker);
   });
+}
+
+/** Posts a ParseRequest with the bytes' and the resources' buffers transferred. */
+function postRequest(worker: Worker, request: ParseRequest): void {
+  const bytes = ownedBytes(request.bytes);
+  const transfer: ArrayBuffer[] = [bytes.buffer];
+  let resources: Map<string, Uint8Array> | undefined;
+  if (request.resources && request.resources.size > 0) {
+    resources = new Map();
+    for (const [uri, data] of request.resources) {
+      const owned = ownedBytes(data);
+      resources.set(uri, owned);
+      // One URI may be listed under two spellings that share bytes: a buffer goes once in the transfer list.
+      if (!transfer.includes(owned.buffer)) transfer.push(owned.buffer);
+    }
+  }
+  const message: ParseRequest = { name: request.name, bytes, resources, prep: request.prep };
+  worker.postMessage(message, transfer);
 }
 
 function throwIfAborted(signal: AbortSignal): void {

@@ -1,5 +1,6 @@
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
+import type { PrepFacts, PrepInput } from './model-prep.ts';
 
 /**
  * The messages between the page and src/app/parse-worker.ts, and the two halves of moving a parse
@@ -19,15 +20,36 @@ export interface ParseRequest {
   readonly name: string;
   readonly bytes: Uint8Array;
   readonly resources?: ReadonlyMap<string, Uint8Array>;
+  /** Prepare the Scene for these load options after the parse (model-prep.ts); the reply then carries `facts`. */
+  readonly prep?: PrepInput;
 }
 
 /**
- * Page → worker, before any ParseRequest: the model about to come is named `name`; the worker loads the reader
- * its format needs (a glTF's) meanwhile. Only a hint: nothing is answered.
+ * Page → worker, the first message to a worker started ahead of the page (parse-worker-start.ts): read the
+ * page's first model from `url` (an absolute address on the page's own server) with the files it refers to,
+ * and parse it now (parse-early.ts); the result waits in the worker for a ParseTake of the same `url`.
  */
-export interface ParseWarm {
-  readonly type: 'warm';
-  readonly name: string;
+export interface ParseEarly {
+  readonly type: 'early';
+  readonly url: string;
+  /** The load options the page's query names, to prepare the Scene for (model-prep.ts). */
+  readonly prep: PrepInput;
+}
+
+/**
+ * Page → worker: hand over the early load of `url`. Answered with `done` (with `early` figures) or `error`
+ * once it has finished, or `declined` at once when the worker was not asked to load that address (the page
+ * then reads the file itself and sends a ParseRequest).
+ */
+export interface ParseTake {
+  readonly type: 'take';
+  readonly url: string;
+}
+
+/** What an early load read: the model file's bytes and its external files' (bytes), and how many of those. */
+export interface EarlyFigures {
+  readonly bytes: number;
+  readonly resources: number;
 }
 
 /** A thrown error as plain fields; `line`/`offset` are -1 where unknown (LoadError's convention). */
@@ -38,11 +60,16 @@ export interface ErrorFields {
   readonly offset: number;
 }
 
-/** Worker → page. `ready` is posted once when the worker's module has run (before any request). */
+/**
+ * Worker → page. `ready` is posted once when the worker's module has run (before any request). A `done` for a
+ * request with `prep` carries the Scene as prepared (turned upright) and its `facts`; without `facts` (the
+ * preparation failed) the Scene is as parsed and the page prepares it.
+ */
 export type ParseReply =
   | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly scene: Scene; readonly parseMs: number }
-  | { readonly type: 'error'; readonly error: ErrorFields; readonly parseMs: number };
+  | { readonly type: 'done'; readonly scene: Scene; readonly parseMs: number; readonly early?: EarlyFigures; readonly facts?: PrepFacts }
+  | { readonly type: 'error'; readonly error: ErrorFields; readonly parseMs: number }
+  | { readonly type: 'declined' };
 
 /**
  * Every distinct ArrayBuffer under `value` (typed arrays and DataViews at any depth), for

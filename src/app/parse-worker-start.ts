@@ -1,4 +1,5 @@
-import type { ParseReply, ParseWarm } from './parse-protocol.ts';
+import type { PrepInput } from './model-prep.ts';
+import type { ParseEarly, ParseReply } from './parse-protocol.ts';
 
 /**
  * Starting the parse worker (src/app/parse-worker.ts), kept apart from parse-client.ts (which carries the
@@ -10,10 +11,14 @@ import type { ParseReply, ParseWarm } from './parse-protocol.ts';
 /** How long a worker may take to start before the parse runs on the page instead. */
 export const WORKER_START_MS = 15_000;
 
-/** A worker started ahead of the first parse and its readiness (true once its module ran). */
+/**
+ * A worker started ahead of the first parse and its readiness (true once its module ran); `earlyUrl`: the
+ * address it was asked to read and parse at once (ParseEarly), if any.
+ */
 export interface SpareWorker {
   readonly worker: Worker;
   readonly ready: Promise<boolean>;
+  readonly earlyUrl?: string;
 }
 
 let spare: SpareWorker | null = null;
@@ -30,17 +35,24 @@ export function startParseWorker(): Worker | null {
 }
 
 /**
- * Starts the first parse's worker now (once per page: later calls do nothing), so its module loads while the
- * page builds itself and the model file arrives. `name`: the model file's name when known; the worker then
- * loads that format's reader ahead too (ParseWarm).
+ * Starts the first parse's worker now (once per page: later calls do nothing and return false), so its module
+ * loads while the page builds itself. `url`: the first model's absolute address when known; the worker then
+ * reads and parses it at once (ParseEarly, parse-early.ts) and the page takes the result (parse-client.ts,
+ * takeEarlyParse), prepared for `prep` (model-prep.ts). True when a worker was started.
  */
-export function prestartParseWorker(name?: string): void {
-  if (prestarted) return;
+export function prestartParseWorker(url?: string, prep: PrepInput = { up: 'auto' }): boolean {
+  if (prestarted) return false;
   prestarted = true;
   const worker = startParseWorker();
-  if (!worker) return;
-  spare = { worker, ready: workerReady(worker, new AbortController().signal) };
-  if (name) worker.postMessage({ type: 'warm', name } satisfies ParseWarm);
+  if (!worker) return false;
+  spare = { worker, ready: workerReady(worker, new AbortController().signal), earlyUrl: url };
+  if (url) worker.postMessage({ type: 'early', url, prep } satisfies ParseEarly);
+  return true;
+}
+
+/** The address the worker started ahead is loading early, or null (none, none asked, or already taken). */
+export function spareEarlyUrl(): string | null {
+  return spare?.earlyUrl ?? null;
 }
 
 /** The worker started ahead, once (null when none was or it was taken). */

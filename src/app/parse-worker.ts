@@ -1,43 +1,64 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
-import { errorFields, transferables, type ParseReply, type ParseRequest, type ParseWarm } from './parse-protocol.ts';
+import { prepareInWorker } from './model-prep-worker.ts';
+import { loadEarly, type EarlyOutcome } from './parse-early.ts';
+import { errorFields, transferables, type ParseEarly, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 
 /**
- * Module worker entry (src/app/parse-client.ts starts one per load; the first may be started ahead with a
- * ParseWarm hint, parse-worker-start.ts): parses one model (with the files it
- * refers to, `resources`: a .gltf's buffers and images; Draco and meshopt decoders run here too) off the page's
- * thread so the GUI, the camera and the current model keep running. The Scene goes back with its
- * typed-array buffers transferred, a failure as plain error fields. Cancelling is terminate().
+ * Module worker entry (src/app/parse-client.ts starts one per load; the first may be started ahead of the page,
+ * parse-worker-start.ts): parses one model (with the files it refers to, `resources`: a .gltf's buffers and
+ * images; Draco and meshopt decoders run here too) off the page's thread so the GUI, the camera and the
+ * current model keep running. The Scene goes back with its typed-array buffers transferred, a failure as
+ * plain error fields. Cancelling is terminate().
+ *
+ * With `prep`, the Scene is prepared for the page too (model-prep.ts: upright, framing, footsteps).
+ * A worker started ahead gets a ParseEarly first: it reads and parses the page's first model at once
+ * (parse-early.ts) and hands the result over on the matching ParseTake; a take of another address is declined.
  */
 
 /** The worker global, typed by hand: the project compiles against the DOM lib, whose `self` is a Window. */
 const scope = self as unknown as {
-  onmessage: ((e: MessageEvent<ParseRequest | ParseWarm>) => Promise<void>) | null;
+  onmessage: ((e: MessageEvent<ParseRequest | ParseEarly | ParseTake>) => Promise<void>) | null;
   postMessage(message: ParseReply, transfer?: Transferable[]): void;
 };
 
-scope.onmessage = async (e: MessageEvent<ParseRequest | ParseWarm>): Promise<void> => {
-  if ('type' in e.data) {
-    // A hint that a glTF is coming: its reader (the glTF SDK) loads while the file is still on its way.
-    if (/\.(glb|gltf)$/i.test(e.data.name)) void import('../loaders/gltf/read-gltf.ts').catch(() => {});
+let early: { readonly url: string; readonly outcome: Promise<EarlyOutcome> } | null = null;
+
+scope.onmessage = async (e: MessageEvent<ParseRequest | ParseEarly | ParseTake>): Promise<void> => {
+  const message = e.data;
+  if ('type' in message) {
+    if (message.type === 'early') {
+      early ??= { url: message.url, outcome: loadEarly(message.url, message.prep) };
+      return;
+    }
+    if (!early || early.url !== message.url) {
+      scope.postMessage({ type: 'declined' });
+      return;
+    }
+    const outcome = await early.outcome;
+    early = null;
+    if (outcome.ok) send({ type: 'done', scene: outcome.scene, parseMs: outcome.parseMs, early: outcome.figures, facts: outcome.facts });
+    else scope.postMessage({ type: 'error', error: outcome.error, parseMs: outcome.parseMs });
     return;
   }
-  const { name, bytes, resources } = e.data;
+  const { name, bytes, resources, prep } = message;
   const t0 = performance.now();
-  let reply: ParseReply;
   try {
-    const scene = await loadModelAsync(name, bytes, resources);
-    reply = { type: 'done', scene, parseMs: performance.now() - t0 };
+    const parsed = await loadModelAsync(name, bytes, resources);
+    const parseMs = performance.now() - t0;
+    send({ type: 'done', ...prepareInWorker(parsed, prep), parseMs });
   } catch (err) {
-    reply = { type: 'error', error: errorFields(err), parseMs: performance.now() - t0 };
-    scope.postMessage(reply);
-    return;
+    scope.postMessage({ type: 'error', error: errorFields(err), parseMs: performance.now() - t0 });
   }
+};
+
+/** Posts a parsed Scene with its buffers transferred. */
+function send(reply: ParseReply & { type: 'done' }): void {
   try {
     scope.postMessage(reply, transferables(reply.scene));
   } catch (err) {
     // A Scene that does not survive structured clone is a loader defect: say so rather than die silently.
     scope.postMessage({ type: 'error', error: errorFields(err), parseMs: reply.parseMs });
   }
-};
+}
 
 scope.postMessage({ type: 'ready' });

@@ -1,6 +1,6 @@
 import type GUI from 'lil-gui';
 import type { App } from '../app/app.ts';
-import { formatBytes } from '../app/loader.ts';
+import { formatBytes } from '../app/model-resources.ts';
 import { downloadBlob } from './download.ts';
 
 /**

@@ -1,0 +1,24 @@
+/**
+ * The first model's file asked for on the page itself before the page is built, where no parse worker could
+ * start to read it (early-start.ts): the model source's fetch (model-source.ts) takes that response instead of
+ * asking again. Each response is taken once; one nobody takes is left to the browser. Imports nothing, so the
+ * parse worker's bundle can carry model-source.ts without the page's start-up code.
+ */
+
+const pending = new Map<string, Promise<Response>>();
+
+/** Asks for `href` now and keeps the response for the first takeEarlyResponse(href). */
+export function fetchEarly(href: string): void {
+  const response = fetch(href);
+  // A failure is seen (and reported) by whoever takes the response; untaken, it must not be an unhandled rejection.
+  response.catch(() => {});
+  pending.set(href, response);
+}
+
+/** The early response for `href`, once (null when none was started or it was taken already). */
+export function takeEarlyResponse(href: string): Promise<Response> | null {
+  const response = pending.get(href);
+  if (!response) return null;
+  pending.delete(href);
+  return response;
+}

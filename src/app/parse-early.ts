@@ -1,0 +1,41 @@
+import { loadModelAsync } from '../loaders/load-model.ts';
+import { fetchResources } from './model-resources.ts';
+import { urlSource } from './model-source.ts';
+import { errorFields, type EarlyFigures, type ErrorFields } from './parse-protocol.ts';
+import type { Scene } from '../model/types.ts';
+import { prepareInWorker } from './model-prep-worker.ts';
+import type { PrepFacts, PrepInput } from './model-prep.ts';
+
+/**
+ * The page's first model, read and parsed in the parse worker before the page asks for it (a ParseEarly,
+ * parse-worker.ts): the same source rules (model-source.ts: size limits, companion addresses, HTTP errors), the
+ * same external files (model-resources.ts) and the same loadModelAsync as a load the page starts, so the page
+ * taking the result sees exactly what its own load would have given — the Scene, or the same error message.
+ * Runs once per worker; holds the Scene until it is taken.
+ */
+
+export type EarlyOutcome =
+  | { readonly ok: true; readonly scene: Scene; readonly parseMs: number; readonly figures: EarlyFigures; readonly facts?: PrepFacts }
+  | { readonly ok: false; readonly error: ErrorFields; readonly parseMs: number };
+
+/** Reads `url` (absolute) and the files it refers to, then parses and prepares them (`prep`); never rejects. */
+export async function loadEarly(url: string, prep: PrepInput): Promise<EarlyOutcome> {
+  const signal = new AbortController().signal;
+  let parseMs = 0;
+  // A glTF's reader (a chunk of its own) loads while the file is on its way.
+  if (/\.(glb|gltf)$/i.test(new URL(url).pathname)) void import('../loaders/gltf/read-gltf.ts').catch(() => {});
+  try {
+    const source = urlSource(url, url);
+    const bytes = await source.read(() => {}, signal);
+    const resources = await fetchResources(source, bytes, signal, () => {});
+    let total = bytes.length;
+    for (const r of resources.values()) total += r.length;
+    const figures: EarlyFigures = { bytes: total, resources: resources.size };
+    const t0 = performance.now();
+    const parsed = await loadModelAsync(source.name, bytes, resources);
+    parseMs = performance.now() - t0;
+    return { ok: true, ...prepareInWorker(parsed, prep), parseMs, figures };
+  } catch (e) {
+    return { ok: false, error: errorFields(e), parseMs };
+  }
+}
