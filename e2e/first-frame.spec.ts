@@ -45,3 +45,20 @@ test('stats().firstFrameMs: set at page start and again after a model switch, it
   checkParts(after.parts!);
   expect(con.errors).toEqual([]);
 });
+
+test('the first model is read and parsed once, by the worker started ahead of the page', async ({ page }) => {
+  await page.setViewportSize({ width: 240, height: 180 });
+  const con = watchConsole(page);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.x')) asked.push(r.url());
+  });
+  await openApp(page, '?gui=0&grid=0&shadows=0&model=tiny');
+  const { parse, ff } = await page.evaluate(() => ({ parse: window.skinlab.info().parse, ff: window.skinlab.stats().firstFrame }));
+  expect(asked).toHaveLength(1);
+  expect(parse?.where).toBe('worker');
+  // Read in the worker with the parse: the page itself fetched nothing.
+  expect(ff?.fetchMs).toBeLessThan(5);
+  expect(ff?.parseMs).toBeGreaterThan(0);
+  expect(con.errors).toEqual([]);
+});

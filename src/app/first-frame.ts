@@ -20,11 +20,15 @@ export interface FirstFrame {
   totalMs: number;
   /** The end of that frame on the page's clock: ms since the page's navigation started (performance.now()). */
   pageMs: number;
-  /** Reading the file and the files it refers to (network or disk). */
+  /** Reading the file and the files it refers to (network or disk); 0 for the page's first model, which the parse worker reads. */
   fetchMs: number;
-  /** The parse worker's round trip: its start, the transfers and the parse itself (info().parse has the parse alone). */
+  /**
+   * The parse worker's round trip: its start, the transfers, the parse itself and the worker's preparation (upright,
+   * framing, footsteps: model-prep.ts); info().parse has the parse alone. For the first model, what is left of the
+   * worker's early read and parse when the page asks for it (parse-early.ts).
+   */
   parseMs: number;
-  /** Main-thread work around the model: turning it upright, framing, the animation player, the technique's checks, the panel. */
+  /** Main-thread work around the model: the animation player, the technique's checks, the panel. */
   prepareMs: number;
   /** Textures decoded and uploaded, vertex buffers made (ModelGpu). */
   uploadMs: number;

@@ -6,18 +6,18 @@ import { LoadError } from '../model/errors.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
 import { busiestBone, influencingBones } from '../render/view-data.ts';
 import { findBuiltin } from './builtins.ts';
-import { animatedFraming } from './framing.ts';
 import type { LoadedModel, AppView } from './loaded-model.ts';
 import type { ModelSource } from './model-source.ts';
-import { parseModel, type ParseResult } from './parse-client.ts';
+import { parseModel, takeEarlyParse, type ParseResult } from './parse-client.ts';
 import { withEmbeddedImages } from '../gpu/textures.ts';
-import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/gltf-container.ts';
-import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
+import { looksLikeGltf } from '../loaders/gltf/gltf-container.ts';
+import { fetchResources, formatBytes } from './model-resources.ts';
 import { rememberCompanions } from './model-companions.ts';
-import { standUpright, type UpParam } from './up-axis.ts';
+import type { UpParam } from './up-axis.ts';
+import { prepareScene, samePrep, type PrepInput } from './model-prep.ts';
 import type { FirstFrameClock } from './first-frame.ts';
 import { studioEnvironment } from '../render/studio-env.ts';
-import { takeSpareWorker } from './parse-worker-start.ts';
+import { spareEarlyUrl, takeSpareWorker } from './parse-worker-start.ts';
 
 /**
  * Loading and cancelling: reads a source's bytes (and a glTF's external files) with progress, parses them in the worker, prepares the
@@ -87,42 +87,55 @@ export class ModelLoader {
     view.progress(`Loading ${source.name}…`, 0);
     let gpu: ModelGpu | null = null;
     try {
-      const bytes = await source.read((loaded, total) => {
-        if (seq === this.seq) view.progress(`Loading ${source.name}… ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''}`, total ? loaded / total : undefined);
-      }, abort.signal);
-      if (seq !== this.seq) return false;
-      // A glTF's external buffers and images, fetched beside it before the parse (the worker cannot ask for them).
-      const resources = await fetchResources(source, bytes, abort.signal, (text, share) => {
-        if (seq === this.seq) view.progress(text, share);
-      });
-      if (seq !== this.seq) return false;
-      clock.lap('fetch');
-      // Parsed in a worker: the page keeps drawing; the bar is indeterminate (the parsers report no progress).
-      let byteCount = bytes.length;
-      for (const r of resources.values()) byteCount += r.length;
-      const resourceCount = resources.size;
-      const size = formatBytes(byteCount);
-      // glTF materials draw pbr by default: its environment is made while the worker parses (the page is idle then).
-      if (looksLikeGltf(source.name, bytes)) setTimeout(studioEnvironment, 0);
-      const parsed = await parseModel(
-        source.name,
-        bytes,
-        abort.signal,
-        (ms) => {
-          if (seq === this.seq) view.progress(`Parsing ${source.name}… (${size}) ${(ms / 1000).toFixed(1)} s`);
-        },
-        resources,
-      );
+      const tick = (size: string) => (ms: number): void => {
+        if (seq === this.seq) view.progress(`Parsing ${source.name}…${size && ` (${size})`} ${(ms / 1000).toFixed(1)} s`);
+      };
+      // The page's first model is usually read and parsed already by the worker started ahead (early-start.ts);
+      // a glTF's pbr environment is made meanwhile (the page is idle then).
+      const earlyHere = source.href !== undefined && spareEarlyUrl() === source.href;
+      if (earlyHere && /\.(glb|gltf)$/i.test(source.name)) setTimeout(studioEnvironment, 0);
+      // Read in the worker with the parse: the wait for both counts as the parse (fetchMs stays 0).
+      if (earlyHere) clock.lap('fetch');
+      let early = earlyHere ? await takeEarlyParse(source.href!, abort.signal, tick('')) : null;
+      let parsed: ParseResult;
+      let byteCount: number;
+      let resourceCount: number;
+      const builtin = findBuiltin(id);
+      const prep: PrepInput = { up: host.up, orient: builtin?.orient };
+      // Prepared by the worker for other load options than this load's (the page resolved its query otherwise): read anew.
+      if (early?.parsed.facts && !samePrep(early.parsed.facts.input, prep)) early = null;
+      if (early) {
+        if (seq !== this.seq) return false;
+        ({ parsed } = early);
+        ({ bytes: byteCount, resources: resourceCount } = early.figures);
+      } else {
+        const bytes = await source.read((loaded, total) => {
+          if (seq === this.seq) view.progress(`Loading ${source.name}… ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''}`, total ? loaded / total : undefined);
+        }, abort.signal);
+        if (seq !== this.seq) return false;
+        // A glTF's external buffers and images, fetched beside it before the parse (the source's companion rules).
+        const resources = await fetchResources(source, bytes, abort.signal, (text, share) => {
+          if (seq === this.seq) view.progress(text, share);
+        });
+        if (seq !== this.seq) return false;
+        clock.lap('fetch');
+        // Parsed in a worker: the page keeps drawing; the bar is indeterminate (the parsers report no progress).
+        byteCount = bytes.length;
+        for (const r of resources.values()) byteCount += r.length;
+        resourceCount = resources.size;
+        // glTF materials draw pbr by default: its environment is made while the worker parses (the page is idle then).
+        if (looksLikeGltf(source.name, bytes)) setTimeout(studioEnvironment, 0);
+        parsed = await parseModel(source.name, bytes, abort.signal, tick(formatBytes(byteCount)), resources, prep);
+      }
       if (seq !== this.seq) return false;
       clock.lap('parse');
-      const builtin = findBuiltin(id);
-      // Stood upright as `up` asks: a Z-up file turned when asked or detected, a built-in as its sample program does.
-      const { scene, up } = standUpright(parsed.scene, host.up, builtin?.orient);
+      // Upright, framed and with its footsteps: done by the worker after its parse, or here when it could not.
+      const { scene, facts } = parsed.facts ? { scene: parsed.scene, facts: parsed.facts } : prepareScene(parsed.scene, prep);
+      const { up, framing } = facts;
       this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
-      const framing = animatedFraming(scene);
       const player = AnimPlayer.forScene(scene);
-      addFootstepKeys(player.controller, scene);
+      addFootstepKeys(player.controller, facts.footsteps);
       view.progress(`Preparing ${source.name} for the GPU…`);
       // Images the file carries (glTF) are used before any companion file of the same name.
       const companions = withEmbeddedImages(scene.images, source.companions);
@@ -194,50 +207,4 @@ export class ModelLoader {
     // During a context restore the state goes back to ready when the restored frame is drawn.
     if (this.host.hasModel && !this.host.restoring) document.documentElement.dataset.state = 'ready';
   }
-}
-
-/**
- * The external files a glTF names (buffers, then images), read through the source's companion rules and keyed
- * by the URI exactly as written; empty for other formats and for a glTF that names none. A file that is not
- * there is left out: the reader then names the missing buffer and its JSON pointer, and a missing image becomes
- * a checker and a warning. A file over the size limit fails the load with its name. The JSON is read here only
- * to list the URIs; a container the reader will reject is left to its error.
- */
-export async function fetchResources(
-  source: ModelSource,
-  bytes: Uint8Array,
-  signal: AbortSignal,
-  progress: (text: string, share?: number) => void,
-): Promise<Map<string, Uint8Array>> {
-  const resources = new Map<string, Uint8Array>();
-  if (!looksLikeGltf(source.name, bytes)) return resources;
-  let uris: string[];
-  try {
-    const { buffers, images } = externalUris(readGltfContainer(source.name, bytes).json);
-    uris = [...new Set([...buffers, ...images])];
-  } catch {
-    return resources;
-  }
-  let done = 0;
-  let loaded = 0;
-  const report = (): void => progress(`Loading the files ${source.name} refers to… ${done} of ${uris.length} (${formatBytes(loaded)})`, uris.length ? done / uris.length : undefined);
-  report();
-  await Promise.all(
-    uris.map(async (uri) => {
-      const data = await source.resource(uri, MAX_MODEL_BYTES, signal);
-      if (data) {
-        resources.set(uri, data);
-        loaded += data.length;
-      }
-      done++;
-      report();
-    }),
-  );
-  return resources;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1048576) return `${(n / 1024).toFixed(0)} KiB`;
-  return `${(n / 1048576).toFixed(1)} MiB`;
 }

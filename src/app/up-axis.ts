@@ -2,6 +2,7 @@ import { AnimPlayer } from '../anim/player.ts';
 import { PosedBounds } from '../anim/posed-bounds.ts';
 import { orientScene, type Orientation } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
+import type { UpParam } from './up-param.ts';
 
 /**
  * Which of a file's axes stands up on screen (URL key `up`, docs/api.md#url-parameters), and the scene turned
@@ -17,8 +18,7 @@ import type { Scene } from '../model/types.ts';
  * lengths, winding and handedness are kept.
  */
 
-export const UP_PARAMS = ['auto', 'y', 'z'] as const;
-export type UpParam = (typeof UP_PARAMS)[number];
+export { UP_PARAMS, type UpParam } from './up-param.ts';
 
 /** What was done about the up axis, as info().up reports it. */
 export interface UpChoice {
