@@ -31,10 +31,39 @@ function glsl(): Plugin {
   };
 }
 
+/**
+ * The page's entry (src/boot.ts) starts the first model's worker, then imports the page itself (src/main.ts)
+ * dynamically, so main.ts's chunk and the chunks it imports would only be asked for once boot.ts has arrived and
+ * run. Preload hints in index.html ask for them with the entry instead: the page's script is there sooner.
+ */
+function preloadPage(): Plugin {
+  return {
+    name: 'skinlab-preload-page',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        if (!ctx.bundle || ctx.path !== '/index.html') return [];
+        const page = Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/main.ts'));
+        if (!page || page.type !== 'chunk') return [];
+        // Less what the entry's own chunk is and what index.html preloads already.
+        const entry = Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.isEntry && c.facadeModuleId?.endsWith('/index.html'));
+        const have = new Set(entry?.type === 'chunk' ? [entry.fileName, ...entry.imports] : []);
+        const files = [page.fileName, ...page.imports].filter((f) => !have.has(f));
+        const css = [...(page.viteMetadata?.importedCss ?? [])];
+        return [
+          ...files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const })),
+          ...css.map((f) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const })),
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   // Relative asset URLs: dist/ works from any static server under any base path.
   base: './',
-  plugins: [glsl()],
+  plugins: [glsl(), preloadPage()],
   build: {
     target: 'es2022',
     sourcemap: true,
