@@ -54,7 +54,7 @@ test('the first model is read and parsed once, by the worker started ahead of th
     if (r.url().endsWith('.x')) asked.push(r.url());
   });
   await openApp(page, '?gui=0&grid=0&shadows=0&model=tiny');
-  const { parse, ff } = await page.evaluate(() => ({ parse: window.skinlab.info().parse, ff: window.skinlab.stats().firstFrame }));
+  const { parse, ff } = await page.evaluate(() => ({ parse: window.skinlab.info().parse as { where: string }, ff: window.skinlab.stats().firstFrame }));
   expect(asked).toHaveLength(1);
   expect(parse?.where).toBe('worker');
   // Read in the worker with the parse: the page itself fetched nothing.

@@ -17,7 +17,8 @@ import { median } from './timing.ts';
  * finished frame: the page's scripts, the fetch, the parse, textures, shaders and the draw all inside); each round
  * opens each side in a new browser context (an empty HTTP cache; the server sends no-store as well), the order
  * alternating between rounds; one round first is not counted (the OS's file cache, Chromium's shader disk cache
- * is per context and starts empty each time). The medians of the rounds are reported.
+ * is per context and starts empty each time). The medians of the rounds are reported. Neither page is touched
+ * until it says it is done: the bench asks through the DevTools protocol, injecting nothing (until()).
  *
  * Rows: ttff_<id>_ms (ours, from navigation), ttff_<id>_load_ms (ours, from the model asked for: stats().firstFrameMs,
  * with its parts in the note), ttff_<id>_threejs_ms and ttff_<id>_ratio_vs_threejs (three ms / ours ms) for glTF.
@@ -80,10 +81,32 @@ const READY_MS = 300_000;
 /** The WebGL renderer string of the first page measured (logged once per run). */
 let rendererName = '';
 
+/**
+ * Waits until `expression` (evaluated in the page) is true, asking through the DevTools protocol every POLL_MS:
+ * nothing is injected into the page (Playwright's waitForFunction would evaluate its own script of some
+ * hundred kilobytes on the page's thread while the page starts, delaying whichever page is measured).
+ */
+async function until(page: Page, expression: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const deadline = Date.now() + READY_MS;
+    for (;;) {
+      const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
+      if (r.result.value === true) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
+      await new Promise((res) => setTimeout(res, POLL_MS));
+    }
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+const POLL_MS = 20;
+
 /** Our page, fresh: the finished first frame's figures (stats().firstFrame). */
 async function ours(page: Page, url: string): Promise<FirstFrame> {
-  await page.goto(url);
-  await page.waitForFunction(() => ['ready', 'error'].includes(document.documentElement.dataset.state ?? ''), undefined, { timeout: READY_MS });
+  await page.goto(url, { waitUntil: 'commit' });
+  await until(page, `['ready', 'error'].includes(document.documentElement.dataset.state ?? '')`);
   const result = await page.evaluate(() => ({ state: document.documentElement.dataset.state, ff: window.skinlab.stats().firstFrame, renderer: String(window.skinlab.info().renderer), error: document.getElementById('error')?.textContent ?? '' }));
   rendererName ||= result.renderer;
   if (result.state !== 'ready' || !result.ff) throw new Error(`the page reported an error: ${result.error.trim() || '(no message)'}`);
@@ -92,8 +115,8 @@ async function ours(page: Page, url: string): Promise<FirstFrame> {
 
 /** The three.js peer page, fresh. */
 async function peer(page: Page, url: string): Promise<ThreeGltfFirstFrame> {
-  await page.goto(url);
-  await page.waitForFunction(() => window.threeGltf !== undefined, undefined, { timeout: READY_MS });
+  await page.goto(url, { waitUntil: 'commit' });
+  await until(page, 'window.threeGltf !== undefined');
   const r = await page.evaluate(() => window.threeGltf);
   if (r.error) throw new Error(`three.js peer: ${r.error}`);
   return r;
