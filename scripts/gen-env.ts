@@ -19,7 +19,7 @@ const path = join(root, out);
 /** The generated module's whole text. */
 function render(size: number, samples: number, sh: ArrayLike<number>, cube: string): string {
   const rows: string[] = [];
-  for (let i = 0; i < cube.length; i += 100) rows.push(cube.slice(i, i + 100));
+  for (let i = 0; i < cube.length; i += 512) rows.push(cube.slice(i, i + 512));
   const shRows: string[] = [];
   // A float32 value printed as the double it is reads back to the same float32.
   for (let k = 0; k < sh.length; k += 3) shRows.push(`    ${Array.from({ length: 3 }, (_, c) => String(sh[k + c])).join(', ')},`);
