@@ -86,7 +86,7 @@ export function envLevels(size = ENV_SIZE): number {
  * Level 0 of the prefiltered cube (a mirror): studioRadiance at each texel centre of a size × size cube, per
  * face (GL order), RGBA float texels (alpha 1). Also the samples of the irradiance projection.
  */
-export function studioMirrorLevel(size = ENV_SIZE): Float32Array[] {
+function studioMirrorLevel(size = ENV_SIZE): Float32Array[] {
   const n = [0, 0, 0];
   const faces: Float32Array[] = [];
   for (let f = 0; f < 6; f++) {
@@ -247,11 +247,13 @@ let shared: { levels: Uint16Array[][]; sh: Float32Array } | null = null;
  * texels (render/half-float.ts; per level, per face, views into one 65 KB buffer, uploaded as they are) and
  * studioIrradianceSH(), made on the first call and kept. Callers must not write into the arrays.
  * Both are baked at build time into render/studio-env-data.ts (scripts/gen-env.ts; a unit test fails while
- * the file differs from what this file computes): computing them takes 100–250 ms of CPU on a cold page,
- * decoding them a millisecond or two (less where Uint8Array.fromBase64 exists). The mirror level and the SH
- * are baked too rather than computed here: 6 × 32² cold radiance evaluations and their half-float
- * conversion alone cost some 10–30 ms, for 43 KB of base64 saved. Should the baked data not match ENV_SIZE
- * or SAMPLES (a stale generated file), the environment is computed here instead, with a warning.
+ * the file differs from what this file computes): computing them took 150–750 ms of a cold page's main
+ * thread, decoding them takes under a millisecond where Uint8Array.fromBase64 exists (one native call and
+ * views) and a few ms otherwise (Node 20). The mirror level, cheap as it looks, is baked too: its 6 × 32²
+ * radiance evaluations and their half-float conversion cost 10–30 ms of cold script in Node, for 65 KB of
+ * base64 saved; alpha (always 1) is carried for the same reason, to need no per-texel expansion. Should the
+ * baked data not match ENV_SIZE or SAMPLES (a stale generated file), the environment is computed here
+ * instead, with a warning.
  */
 export function studioEnvironment(): { readonly levels: readonly Uint16Array[][]; readonly sh: Float32Array } {
   if (shared) return shared;
