@@ -1,10 +1,9 @@
 import { envLevels, studioEnvironment } from '../render/studio-env.ts';
 
 /**
- * The pbr shading's environment on the GPU: the prefiltered studio cube (render/studio-env.ts, made once per
- * page: its roughness levels baked at build time, the mirror level computed in about a millisecond) uploaded
- * as an RGBA16F cube map with its roughness mip levels from the binary16 texels as they are (HALF_FLOAT: no
- * conversion), and the 9 SH coefficients of its diffuse light. The caller owns the texture (dispose deletes it).
+ * The pbr shading's environment on the GPU: the prefiltered studio cube (render/studio-env.ts, baked at build
+ * time and decoded once per page) uploaded as an RGBA16F cube map with its roughness mip levels, from the
+ * binary16 texels as they are (HALF_FLOAT: no conversion), and the 9 SH coefficients of its diffuse light. The caller owns the texture (dispose deletes it).
  */
 export class EnvCube {
   readonly texture: WebGLTexture;
