@@ -1,9 +1,9 @@
 import { envLevels, studioEnvironment } from '../render/studio-env.ts';
 
 /**
- * The pbr shading's environment on the GPU: the prefiltered studio cube (render/studio-env.ts, generated on
- * the CPU once per page, some tens of ms) uploaded as an RGBA16F cube map with its roughness mip levels, and the 9 SH
- * coefficients of its diffuse light. The caller owns the texture (dispose deletes it).
+ * The pbr shading's environment on the GPU: the prefiltered studio cube (render/studio-env.ts, baked at build
+ * time and decoded once per page) uploaded as an RGBA16F cube map with its roughness mip levels, from the
+ * binary16 texels as they are (HALF_FLOAT: no conversion), and the 9 SH coefficients of its diffuse light. The caller owns the texture (dispose deletes it).
  */
 export class EnvCube {
   readonly texture: WebGLTexture;
@@ -23,7 +23,7 @@ export class EnvCube {
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
     levels.forEach((faces, l) => {
       const w = Math.round(Math.sqrt(faces[0]!.length / 4));
-      faces.forEach((data, f) => gl.texImage2D(gl.TEXTURE_CUBE_MAP_POSITIVE_X + f, l, gl.RGBA16F, w, w, 0, gl.RGBA, gl.FLOAT, data));
+      faces.forEach((data, f) => gl.texImage2D(gl.TEXTURE_CUBE_MAP_POSITIVE_X + f, l, gl.RGBA16F, w, w, 0, gl.RGBA, gl.HALF_FLOAT, data));
     });
     gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
     gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MAG_FILTER, gl.LINEAR);

@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { cubeDirection, ENV_SIZE, envLevels, KEY_DIR, prefilterStudioCube, shBasis, studioIrradianceSH, studioRadiance } from '../../src/render/studio-env.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { decodeHalfCube, halfValue } from '../../src/render/half-float.ts';
+import { STUDIO_ENV_BAKED } from '../../src/render/studio-env-data.ts';
+import { cubeDirection, ENV_SIZE, envLevels, KEY_DIR, prefilterStudioCube, SAMPLES, shBasis, studioEnvironment, studioIrradianceSH, studioRadiance } from '../../src/render/studio-env.ts';
 
-/** The generated image-based light of the pbr shading (src/render/studio-env.ts). */
+/**
+ * The generated image-based light of the pbr shading (src/render/studio-env.ts), and its copy baked at build
+ * time (src/render/studio-env-data.ts, scripts/gen-env.ts) that the page uploads.
+ */
 
 /** Brute-force irradiance / π at normal n: the cosine-weighted mean over a fine grid of directions. */
 function bruteIrradiance(n: readonly number[]): number[] {
@@ -80,5 +85,52 @@ describe('studio environment', () => {
     expect(bestDot).toBeGreaterThan(0.99);
     // Startup cost: generous bound (this runs once per page).
     expect(ms).toBeLessThan(2000);
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.doUnmock('../../src/render/studio-env-data.ts');
+    vi.resetModules();
+  });
+
+  it('the baked environment is what studio-env.ts computes now, to binary16 rounding (else run `npm run gen`)', () => {
+    expect({ size: STUDIO_ENV_BAKED.size, samples: STUDIO_ENV_BAKED.samples }, 'the generated file was made for these parameters').toEqual({ size: ENV_SIZE, samples: SAMPLES });
+    const baked = decodeHalfCube(STUDIO_ENV_BAKED.cube, ENV_SIZE);
+    expect(baked, 'the baked cube decodes').not.toBeNull();
+    const cube = prefilterStudioCube();
+    expect(baked!.map((faces) => faces.map((d) => d.length))).toEqual(cube.map((faces) => faces.map((d) => d.length)));
+    // Each value within one binary16 step of the float (round to nearest is within half a step; one step
+    // leaves room for another engine's last bit in Math.cos and friends).
+    let worst = 0;
+    cube.forEach((faces, l) => faces.forEach((data, f) => data.forEach((v, i) => {
+      const step = 2 ** (Math.floor(Math.log2(Math.max(Math.abs(v), 2 ** -14))) - 10);
+      worst = Math.max(worst, Math.abs(halfValue(baked![l]![f]![i]!) - v) / step);
+    })));
+    expect(worst, 'largest difference, in binary16 steps').toBeLessThanOrEqual(1);
+    const sh = studioIrradianceSH();
+    STUDIO_ENV_BAKED.sh.forEach((v, k) => expect(Math.abs(v - sh[k]!), `SH coefficient ${k}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(sh[k]!))));
+  });
+
+  it('studioEnvironment gives the baked data without computing it, once per page', () => {
+    const warn = vi.spyOn(console, 'warn');
+    const env = studioEnvironment();
+    expect(warn).not.toHaveBeenCalled();
+    expect(env.levels.map((faces) => faces.map((d) => Array.from(d)))).toEqual(decodeHalfCube(STUDIO_ENV_BAKED.cube, ENV_SIZE)!.map((faces) => faces.map((d) => Array.from(d))));
+    expect(Array.from(env.sh)).toEqual(Array.from(new Float32Array(STUDIO_ENV_BAKED.sh)));
+    expect(studioEnvironment()).toBe(env);
+  });
+
+  it('a stale generated file (made for another size): the page still gets the environment, computed, with a warning', async () => {
+    vi.resetModules();
+    vi.doMock('../../src/render/studio-env-data.ts', () => ({ STUDIO_ENV_BAKED: { ...STUDIO_ENV_BAKED, size: 16 } }));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const fresh = await import('../../src/render/studio-env.ts');
+    const env = fresh.studioEnvironment();
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/npm run gen/));
+    expect(env.levels.map((faces) => Math.sqrt(faces[0]!.length / 4))).toEqual([32, 16, 8, 4, 2, 1]);
+    const baked = decodeHalfCube(STUDIO_ENV_BAKED.cube, ENV_SIZE)!;
+    const near = (a: Uint16Array, b: Uint16Array): boolean => a.every((h, i) => Math.abs(halfValue(h) - halfValue(b[i]!)) <= 1e-3 * Math.abs(halfValue(b[i]!)));
+    expect(env.levels.every((faces, l) => faces.every((d, f) => near(d, baked[l]![f]!))), 'the computed levels are the baked ones').toBe(true);
+    env.sh.forEach((v, k) => expect(v).toBeCloseTo(STUDIO_ENV_BAKED.sh[k]!, 6));
   });
 });
