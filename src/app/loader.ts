@@ -10,13 +10,11 @@ import type { LoadedModel, AppView } from './loaded-model.ts';
 import type { ModelSource } from './model-source.ts';
 import { parseModel, takeEarlyParse, type ParseResult } from './parse-client.ts';
 import { withEmbeddedImages } from '../gpu/textures.ts';
-import { looksLikeGltf } from '../loaders/gltf/gltf-container.ts';
 import { fetchResources, formatBytes } from './model-resources.ts';
 import { rememberCompanions } from './model-companions.ts';
 import type { UpParam } from './up-axis.ts';
 import { prepareScene, samePrep, type PrepInput } from './model-prep.ts';
 import type { FirstFrameClock } from './first-frame.ts';
-import { studioEnvironment } from '../render/studio-env.ts';
 import { spareEarlyUrl, takeSpareWorker } from './parse-worker-start.ts';
 
 /**
@@ -90,10 +88,8 @@ export class ModelLoader {
       const tick = (size: string) => (ms: number): void => {
         if (seq === this.seq) view.progress(`Parsing ${source.name}…${size && ` (${size})`} ${(ms / 1000).toFixed(1)} s`);
       };
-      // The page's first model is usually read and parsed already by the worker started ahead (early-start.ts);
-      // a glTF's pbr environment is made meanwhile (the page is idle then).
+      // The page's first model is usually read and parsed already by the worker started ahead (early-start.ts).
       const earlyHere = source.href !== undefined && spareEarlyUrl() === source.href;
-      if (earlyHere && /\.(glb|gltf)$/i.test(source.name)) setTimeout(studioEnvironment, 0);
       // Read in the worker with the parse: the wait for both counts as the parse (fetchMs stays 0).
       if (earlyHere) clock.lap('fetch');
       let early = earlyHere ? await takeEarlyParse(source.href!, abort.signal, tick('')) : null;
@@ -123,8 +119,6 @@ export class ModelLoader {
         byteCount = bytes.length;
         for (const r of resources.values()) byteCount += r.length;
         resourceCount = resources.size;
-        // glTF materials draw pbr by default: its environment is made while the worker parses (the page is idle then).
-        if (looksLikeGltf(source.name, bytes)) setTimeout(studioEnvironment, 0);
         parsed = await parseModel(source.name, bytes, abort.signal, tick(formatBytes(byteCount)), resources, prep);
       }
       if (seq !== this.seq) return false;
