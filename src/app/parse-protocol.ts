@@ -25,7 +25,7 @@ export interface ParseRequest {
 }
 
 /**
- * Page → worker, the first message to a worker started ahead of the page (parse-worker-start.ts): read the
+ * Page → worker, in the name of a worker started ahead of the page (parse-worker-start.ts, workerName): read the
  * page's first model from `url` (an absolute address on the page's own server) with the files it refers to,
  * and parse it now (parse-early.ts); the result waits in the worker for a ParseTake of the same `url`.
  */
@@ -34,6 +34,28 @@ export interface ParseEarly {
   readonly url: string;
   /** The load options the page's query names, to prepare the Scene for (model-prep.ts). */
   readonly prep: PrepInput;
+}
+
+/** The parse worker's name; a worker started ahead carries its ParseEarly after it. */
+const WORKER_NAME = 'skinlab-parse';
+
+/**
+ * The name a parse worker is started with: its job, when it has one from the start, travels in it (the worker
+ * reads its name as its module runs, where a message would wait for the page's thread to forward it).
+ */
+export function workerName(early?: ParseEarly): string {
+  return early ? `${WORKER_NAME} ${JSON.stringify(early)}` : WORKER_NAME;
+}
+
+/** The ParseEarly a worker's name carries (workerName), or null. */
+export function earlyFromName(name: string): ParseEarly | null {
+  if (!name.startsWith(`${WORKER_NAME} `)) return null;
+  try {
+    const early = JSON.parse(name.slice(WORKER_NAME.length + 1)) as ParseEarly | null;
+    return early?.type === 'early' && typeof early.url === 'string' && typeof early.prep?.up === 'string' ? early : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

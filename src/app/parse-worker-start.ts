@@ -1,5 +1,5 @@
 import type { PrepInput } from './model-prep.ts';
-import type { ParseEarly, ParseReply } from './parse-protocol.ts';
+import { workerName, type ParseEarly, type ParseReply } from './parse-protocol.ts';
 
 /**
  * Starting the parse worker (src/app/parse-worker.ts), kept apart from parse-client.ts (which carries the
@@ -24,11 +24,16 @@ export interface SpareWorker {
 let spare: SpareWorker | null = null;
 let prestarted = false;
 
-/** A new parse worker, or null when none can be made (no Worker, the script refused). */
-export function startParseWorker(): Worker | null {
+/**
+ * A new parse worker, or null when none can be made (no Worker, the script refused). `early`: the first model
+ * to read and parse at once, handed over in the worker's name — the worker reads it as its module starts, where a
+ * message would wait for the page's thread (busy building the page) to forward it.
+ */
+export function startParseWorker(early?: ParseEarly): Worker | null {
   try {
+    const name = workerName(early);
     // Written out in full so Vite finds it and bundles the worker as its own module chunk.
-    return new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module', name: 'skinlab-parse' });
+    return new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module', name });
   } catch {
     return null;
   }
@@ -43,10 +48,9 @@ export function startParseWorker(): Worker | null {
 export function prestartParseWorker(url?: string, prep: PrepInput = { up: 'auto' }): boolean {
   if (prestarted) return false;
   prestarted = true;
-  const worker = startParseWorker();
+  const worker = startParseWorker(url ? { type: 'early', url, prep } : undefined);
   if (!worker) return false;
   spare = { worker, ready: workerReady(worker, new AbortController().signal), earlyUrl: url };
-  if (url) worker.postMessage({ type: 'early', url, prep } satisfies ParseEarly);
   return true;
 }
 

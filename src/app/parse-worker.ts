@@ -1,7 +1,7 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
 import { prepareInWorker } from './model-prep-worker.ts';
 import { loadEarly, type EarlyOutcome } from './parse-early.ts';
-import { errorFields, transferables, type ParseEarly, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
+import { earlyFromName, errorFields, transferables, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 
 /**
  * Module worker entry (src/app/parse-client.ts starts one per load; the first may be started ahead of the page,
@@ -11,25 +11,25 @@ import { errorFields, transferables, type ParseEarly, type ParseReply, type Pars
  * plain error fields. Cancelling is terminate().
  *
  * With `prep`, the Scene is prepared for the page too (model-prep.ts: upright, framing, footsteps).
- * A worker started ahead gets a ParseEarly first: it reads and parses the page's first model at once
+ * A worker started ahead carries a ParseEarly in its name: it reads and parses the page's first model at once
  * (parse-early.ts) and hands the result over on the matching ParseTake; a take of another address is declined.
  */
 
 /** The worker global, typed by hand: the project compiles against the DOM lib, whose `self` is a Window. */
 const scope = self as unknown as {
-  onmessage: ((e: MessageEvent<ParseRequest | ParseEarly | ParseTake>) => Promise<void>) | null;
+  onmessage: ((e: MessageEvent<ParseRequest | ParseTake>) => Promise<void>) | null;
   postMessage(message: ParseReply, transfer?: Transferable[]): void;
 };
 
 let early: { readonly url: string; readonly outcome: Promise<EarlyOutcome> } | null = null;
 
-scope.onmessage = async (e: MessageEvent<ParseRequest | ParseEarly | ParseTake>): Promise<void> => {
+/** Started ahead of the page: the first model's load begins as the module runs (its job is in the worker's name). */
+const job = earlyFromName((self as unknown as { name: string }).name);
+if (job) early = { url: job.url, outcome: loadEarly(job.url, job.prep) };
+
+scope.onmessage = async (e: MessageEvent<ParseRequest | ParseTake>): Promise<void> => {
   const message = e.data;
   if ('type' in message) {
-    if (message.type === 'early') {
-      early ??= { url: message.url, outcome: loadEarly(message.url, message.prep) };
-      return;
-    }
     if (!early || early.url !== message.url) {
       scope.postMessage({ type: 'declined' });
       return;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errorFields, errorFromFields, ownedBytes, transferables } from '../../src/app/parse-protocol.ts';
+import { earlyFromName, errorFields, errorFromFields, ownedBytes, transferables, workerName } from '../../src/app/parse-protocol.ts';
 import { loadModel } from '../../src/loaders/load-model.ts';
 import { LoadError } from '../../src/model/errors.ts';
 import type { Scene } from '../../src/model/types.ts';
@@ -92,5 +92,17 @@ describe('ownedBytes', () => {
     const part = ownedBytes(big.subarray(1, 4));
     expect(part).toEqual(new Uint8Array([1, 2, 3]));
     expect(part.buffer.byteLength).toBe(3);
+  });
+});
+
+describe("a worker started ahead: its job in its name", () => {
+  it('round-trips the first model and its load options; other names carry none', () => {
+    const early = { type: 'early' as const, url: 'http://x.test/models/a b.glb?v=1', prep: { up: 'z' as const, orient: { up: '-z' as const, forward: '-y' as const } } };
+    expect(earlyFromName(workerName(early))).toEqual(early);
+    expect(workerName()).toBe('skinlab-parse');
+    expect(earlyFromName(workerName())).toBeNull();
+    expect(earlyFromName('skinlab-parse {not json')).toBeNull();
+    expect(earlyFromName('skinlab-parse {"type":"early"}')).toBeNull();
+    expect(earlyFromName('other {"type":"early","url":"u","prep":{"up":"y"}}')).toBeNull();
   });
 });
