@@ -8,7 +8,8 @@ import { freeRects, toNdc, type NdcRect } from '../render/free-rect.ts';
  * with timings and the lines a state adds, and a view framed from its measured size would differ between a
  * page and the link that reproduces it. (A crowd's extra lines may reach below the reserve.)
  *
- * measure() runs four times a second, on resize and when a model arrives (before its first framed frame);
+ * measure() runs four times a second, on resize and when a model arrives (before its first framed frame), and
+ * does nothing before the first model (reading rectangles then would only force the page's layout early);
  * when the rectangles change (a resize, the panel folded or opened, the chrome hidden) an automatic view is
  * framed again, a view the user placed takes them at its next placement. Without the chrome (`gui=0`,
  * hidden) and in compare mode (each half framed on its own) the list is empty: framing is exactly the plain one.
@@ -45,6 +46,8 @@ function statsReserve(stats: HTMLElement, narrow: boolean): { left: number; top:
 export function trackFreeView(app: App, canvas: HTMLCanvasElement, panel: () => HTMLElement | undefined, stats: HTMLElement, narrow: MediaQueryList): FreeView {
   let last = '';
   const measure = (): void => {
+    // Nothing to frame yet: no layout is forced while the page builds itself (the model's arrival measures).
+    if (app.current === null) return;
     const panelEl = panel();
     const panelRect = panelEl?.getBoundingClientRect();
     // The chrome is shown when the panel is (the H key and gui=0 hide both).
