@@ -68,6 +68,9 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 1024,
+    // Every browser with WebGL2 and module workers supports <link rel="modulepreload">: no polyfill script to
+    // fetch before the entry can run.
+    modulePreload: { polyfill: false },
     // The app, and the benchmarks' three.js peer pages (src/bench/browser.ts opens bench/three-crowd.html,
     // src/bench/ttff-bench.ts bench/three-gltf.html).
     rollupOptions: { input: { main: join(root, 'index.html'), 'three-crowd': join(root, 'bench', 'three-crowd.html'), 'three-gltf': join(root, 'bench', 'three-gltf.html') } },

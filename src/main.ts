@@ -4,6 +4,7 @@ import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
 import { startEarly } from './app/early-start.ts';
+import { CONTEXT_ATTRIBUTES } from './app/context-attributes.ts';
 import { Panel } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { returnFocusAfterPanel } from './ui/panel-focus.ts';
@@ -84,7 +85,8 @@ function start(): void {
   const canvas = document.getElementById('view') as HTMLCanvasElement;
   const chrome = document.getElementById('chrome') as HTMLElement;
   const overlay = new Overlay(chrome);
-  const gl = canvas.getContext('webgl2', { antialias: true, alpha: false, powerPreference: 'high-performance' });
+  // The context src/boot.ts asked for already (the same attributes: a canvas keeps its first request's).
+  const gl = canvas.getContext('webgl2', CONTEXT_ATTRIBUTES);
   if (!gl) {
     const message = 'WebGL2 is not available in this browser, so skinlab cannot draw. Try a current Chrome, Edge, Firefox or Safari.';
     overlay.error(message);
