@@ -113,6 +113,10 @@ export class App implements AppContext {
       },
       get up() { return app.state.up; },
       firstFrame: this.firstFrame,
+      prefetchPrograms: (scene) => {
+        const s = app.state;
+        app.renderer.prefetch(scene, findTechnique(s.technique) ?? TECHNIQUES[0]!, s.influences, s.palette, s.morphs, s.shadows, s.shading);
+      },
     });
     this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls, () => this.frame.lod, () => this.frame.mixed.facts(this.current, this.frame.figures));
     this.loss = new ContextLoss(this, () => this.nextFrame());

@@ -3,6 +3,7 @@ import { LookAt } from '../anim/look-at.ts';
 import { PaletteSet } from '../anim/palette-set.ts';
 import { addFootstepKeys } from './footstep-keys.ts';
 import { LoadError } from '../model/errors.ts';
+import type { Scene } from '../model/types.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
 import { busiestBone, influencingBones } from '../render/view-data.ts';
 import { findBuiltin } from './builtins.ts';
@@ -43,6 +44,8 @@ export interface LoadHost {
   readonly up: UpParam;
   /** Time to first frame: the loader marks the start and its steps; the host marks adopt and the first frame. */
   readonly firstFrame: FirstFrameClock;
+  /** Starts compiling the programs the scene's first frame will draw with, without waiting (the GPU works meanwhile). */
+  prefetchPrograms(scene: Scene): void;
 }
 
 /** The last completed parse (info().parse). */
@@ -126,6 +129,7 @@ export class ModelLoader {
       // Upright, framed and with its footsteps: done by the worker after its parse, or here when it could not.
       const { scene, facts } = parsed.facts ? { scene: parsed.scene, facts: parsed.facts } : prepareScene(parsed.scene, prep);
       const { up, framing } = facts;
+      host.prefetchPrograms(scene);
       this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
       const player = AnimPlayer.forScene(scene);

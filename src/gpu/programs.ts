@@ -126,6 +126,8 @@ export function releaseShaders(gl: WebGL2RenderingContext, program: WebGLProgram
  */
 export class ProgramCache {
   private readonly programs = new Map<string, twgl.ProgramInfo>();
+  /** Variants asked for ahead (request()): compiling and linking, nothing read back yet. */
+  private readonly pending = new Map<string, WebGLProgram>();
   /**
    * Milliseconds spent compiling and linking since the cache was made (cache misses of get(), until the link
    * status is known): read before and after a piece of work to learn its share (stats().firstFrame.shadersMs).
@@ -159,10 +161,61 @@ export class ProgramCache {
     if (cached) return cached;
     const t0 = performance.now();
     try {
-      return this.compile(key, vert, frag, defines, feedback);
+      return this.finish(key) ?? this.compile(key, vert, frag, defines, feedback);
     } finally {
       this.compileMs += performance.now() - t0;
     }
+  }
+
+  /**
+   * Starts compiling and linking a variant without waiting for it: no status is read back, so the GPU process
+   * compiles while this thread goes on (a load asks for its first frame's programs before its textures and
+   * buffers, app.ts). The get() of the same variant finishes it then — at once when the GPU is done. Does
+   * nothing for a variant compiled or started already, or when the context is lost (get() reports it).
+   */
+  request(vert: SourceName, frag: SourceName, defines: Defines = {}, feedback: readonly string[] = []): void {
+    const key = `${vert}|${frag}|${defineKey(defines)}|${feedback.join(',')}`;
+    if (this.programs.has(key) || this.pending.has(key)) return;
+    const t0 = performance.now();
+    const gl = this.gl;
+    const head = header(defines);
+    const program = gl.createProgram();
+    const vs = gl.createShader(gl.VERTEX_SHADER);
+    const fs = gl.createShader(gl.FRAGMENT_SHADER);
+    if (program && vs && fs) {
+      gl.shaderSource(vs, head + SOURCES[vert]);
+      gl.compileShader(vs);
+      gl.shaderSource(fs, head + SOURCES[frag]);
+      gl.compileShader(fs);
+      gl.attachShader(program, vs);
+      gl.attachShader(program, fs);
+      for (const [name, location] of Object.entries(ATTRIB)) gl.bindAttribLocation(program, location, name);
+      if (feedback.length > 0) gl.transformFeedbackVaryings(program, [...feedback], gl.SEPARATE_ATTRIBS);
+      gl.linkProgram(program);
+      // Flagged now, freed with the program (releaseShaders' rule).
+      gl.deleteShader(vs);
+      gl.deleteShader(fs);
+      this.pending.set(key, program);
+    } else {
+      gl.deleteProgram(program);
+      gl.deleteShader(vs);
+      gl.deleteShader(fs);
+    }
+    this.compileMs += performance.now() - t0;
+  }
+
+  /** A requested variant finished (its link status read: the wait for the GPU), or null when none was requested or it failed. */
+  private finish(key: string): twgl.ProgramInfo | null {
+    const program = this.pending.get(key);
+    if (!program) return null;
+    this.pending.delete(key);
+    const gl = this.gl;
+    // A failure is compiled again by get() through twgl, for its numbered source listing in the error.
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+      gl.deleteProgram(program);
+      return null;
+    }
+    return this.setUp(key, twgl.createProgramInfoFromProgram(gl, program));
   }
 
   private compile(key: string, vert: SourceName, frag: SourceName, defines: Defines, feedback: readonly string[]): twgl.ProgramInfo {
@@ -176,8 +229,13 @@ export class ProgramCache {
       },
     });
     if (!info) throw new Error(`shader compile failed for ${vert} + ${frag} [${defineKey(defines)}]\n${message}`);
+    releaseShaders(this.gl, info.program);
+    return this.setUp(key, info);
+  }
+
+  /** The fixed bindings of a linked program (uniform block, samplers on their units), then cached under `key`. */
+  private setUp(key: string, info: twgl.ProgramInfo): twgl.ProgramInfo {
     const gl = this.gl;
-    releaseShaders(gl, info.program);
     const block = gl.getUniformBlockIndex(info.program, 'Palette');
     if (block !== gl.INVALID_INDEX) gl.uniformBlockBinding(info.program, block, PALETTE_BINDING);
     // The palette texture's sampler is set once here, never through twgl's setters (which hand out units from 0).
@@ -231,6 +289,8 @@ export class ProgramCache {
   dispose(): void {
     for (const p of this.programs.values()) this.gl.deleteProgram(p.program);
     this.programs.clear();
+    for (const p of this.pending.values()) this.gl.deleteProgram(p);
+    this.pending.clear();
     if (CACHES.get(this.gl) === this) CACHES.delete(this.gl);
   }
 }

@@ -15,6 +15,9 @@ import { bindShadowSampler } from './shadow-map.ts';
  * program itself belongs to the ProgramCache and the vertex data to the ModelGpu. Draws into whatever
  * framebuffer is bound; counts its draws in the figures. No allocation per frame.
  */
+/** The floor's shadow-receiving variant of the lines program. */
+const RECEIVER = { SHADOW_RECEIVE: true } as const;
+
 export class LinesPass {
   private readonly lines: twgl.ProgramInfo;
   private readonly frame: UniformBinding<SceneUniforms['frame']>;
@@ -71,9 +74,14 @@ export class LinesPass {
     gl.disable(gl.BLEND);
   }
 
+  /** Starts compiling the floor's shadow-receiving program ahead of its first use (ProgramCache.request). */
+  requestReceiver(): void {
+    if (!this.receiver) this.programs.request('lines.vert', 'lines.frag', RECEIVER);
+  }
+
   private receiverProgram(): { info: twgl.ProgramInfo; frame: UniformBinding<SceneUniforms['frame']> } {
     if (this.receiver) return this.receiver;
-    const info = this.programs.get('lines.vert', 'lines.frag', { SHADOW_RECEIVE: true });
+    const info = this.programs.get('lines.vert', 'lines.frag', RECEIVER);
     bindShadowSampler(this.gl, info.program);
     this.receiver = { info, frame: new UniformBinding(info, this.uniforms.frame) };
     return this.receiver;

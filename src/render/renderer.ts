@@ -12,6 +12,7 @@ import { DiffSchedule } from './diff-count.ts';
 import { DiffView } from './diff-view.ts';
 import { countSkinOnce, resetFigures, type FrameFigures, type RenderOptions } from './frame-types.ts';
 import { LinesPass } from './lines-pass.ts';
+import type { Scene } from '../model/types.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import type { MorphPath } from './morph-runtime.ts';
 import { SceneUniforms } from './scene-uniforms.ts';
@@ -91,6 +92,16 @@ export class Renderer {
     this.shadowMap = new ShadowMap(gl);
     this.shadowPass = new ShadowPass(gl, this.uniforms, this.shadowMap);
     this.crowd = new CrowdPass(gl, this.programs, this.caps.maxTextureSize, this.uniforms, this.lines, this.shadowPass, this.shadowMap, clear);
+  }
+
+  /**
+   * Starts compiling, without waiting, the programs warm() and the first frame will ask for a scene not yet on
+   * the GPU: the technique's variant and, with shadows, the floor's receiver (ProgramCache.request), under
+   * the shadows and shading the load will be adopted with.
+   */
+  prefetch(scene: Scene, technique: Technique, influences: number, palette: number, morphs: MorphPath, shadows: boolean, shading: Renderer['shading']): void {
+    this.variants.request(scene, technique, influences, palette, 'shaded', morphs, shadows, SceneUniforms.pbrForScene(scene, shading));
+    if (shadows) this.lines.requestReceiver();
   }
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */

@@ -3,6 +3,7 @@ import { EnvCube } from '../gpu/env-cube.ts';
 import { solidTexture } from '../gpu/textures.ts';
 import type { UniformBinding } from '../gpu/uniforms.ts';
 import type { Material } from '../model/types.ts';
+import type { Scene } from '../model/types.ts';
 import type { ModelGpu } from './model-gpu.ts';
 
 /** Material `material` of the model, or its first (a draw may name none). */
@@ -142,8 +143,13 @@ export class SceneUniforms {
    * its normal map in the tangent frame; without maps such a model keeps the studio look).
    */
   static pbrFor(model: ModelGpu, shading: 'auto' | 'studio' | 'pbr'): boolean {
+    return SceneUniforms.pbrForScene(model.scene, shading);
+  }
+
+  /** pbrFor by the scene alone (before its ModelGpu exists). */
+  static pbrForScene(scene: Scene, shading: 'auto' | 'studio' | 'pbr'): boolean {
     if (shading !== 'auto') return shading === 'pbr';
-    const materials = model.scene.materials;
+    const materials = scene.materials;
     for (let i = 0; i < materials.length; i++) if (materials[i]!.metallic !== undefined || materials[i]!.normalMap) return true;
     return false;
   }

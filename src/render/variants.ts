@@ -2,6 +2,7 @@ import type * as twgl from 'twgl.js';
 import type { Defines, ProgramCache } from '../gpu/programs.ts';
 import { UniformBinding } from '../gpu/uniforms.ts';
 import type { DeviceCaps, Technique } from '../techniques/technique.ts';
+import type { Scene } from '../model/types.ts';
 import type { ModelGpu } from './model-gpu.ts';
 import { morphDefines, morphLocations, type MorphLocations, type MorphPath } from './morph-runtime.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
@@ -81,12 +82,36 @@ export class Variants {
 
   /** The technique's define set plus the morph path's (morph-runtime.ts morphDefines). */
   defines(model: ModelGpu, technique: Technique, influences: number, palette: number, morphs: MorphPath): { defines: Defines; gpuMorph: boolean } {
+    return this.sceneDefines(model.scene, technique, influences, palette, morphs);
+  }
+
+  private sceneDefines(scene: Scene, technique: Technique, influences: number, palette: number, morphs: MorphPath): { defines: Defines; gpuMorph: boolean } {
     const o = this.options;
     o.influences = influences;
     o.palette = palette;
-    const defines = technique.defines(model.scene, this.caps, o);
-    const extra = morphDefines(model.scene, morphs, defines.NO_SKIN === true);
+    const defines = technique.defines(scene, this.caps, o);
+    const extra = morphDefines(scene, morphs, defines.NO_SKIN === true);
     return extra ? { defines: { ...defines, ...extra }, gpuMorph: true } : { defines, gpuMorph: false };
+  }
+
+  /** The define sets of a variant's programs: the colouring's (lit.frag), the flat one's, the shadow caster's when `shadows`. */
+  private programDefines(defines: Defines, surface: SurfaceView, shadows: boolean, pbr: boolean): { lit: Defines; flat: Defines; caster: Defines | null } {
+    let lit = surfaceDefines(defines, surface);
+    if (shadows && surface === 'shaded') lit = { ...lit, SHADOW_RECEIVE: true };
+    if (pbr && surface === 'shaded') lit = { ...lit, SHADING_PBR: true };
+    return { lit, flat: defines, caster: shadows ? { ...defines, SHADOW_DEPTH: true } : null };
+  }
+
+  /**
+   * Starts compiling the programs get() would compile for a scene not yet on the GPU (ProgramCache.request):
+   * a load asks as soon as the Scene is parsed, so the GPU process compiles while the page uploads the rest.
+   */
+  request(scene: Scene, technique: Technique, influences: number, palette: number, surface: SurfaceView, morphs: MorphPath, shadows: boolean, pbr: boolean): void {
+    const { defines } = this.sceneDefines(scene, technique, influences, palette, morphs);
+    const p = this.programDefines(defines, surface, shadows, pbr);
+    this.programs.request('skinned.vert', 'lit.frag', p.lit);
+    this.programs.request('skinned.vert', 'flat.frag', p.flat);
+    if (p.caster) this.programs.request('skinned.vert', 'lit.frag', p.caster);
   }
 
   /**
@@ -97,20 +122,16 @@ export class Variants {
     const c = this.slots[slot];
     if (c && c.model === model && c.technique === technique && c.influences === influences && c.palette === palette && c.surface === surface && c.morphs === morphs && c.shadows === shadows && c.pbr === pbr) return c;
     const { defines, gpuMorph } = this.defines(model, technique, influences, palette, morphs);
-    let litDefines = surfaceDefines(defines, surface);
-    if (shadows && surface === 'shaded') litDefines = { ...litDefines, SHADOW_RECEIVE: true };
-    if (pbr && surface === 'shaded') {
-      litDefines = { ...litDefines, SHADING_PBR: true };
-      this.uniforms.ensureEnvironment();
-    }
-    const lit = this.programs.get('skinned.vert', 'lit.frag', litDefines);
+    const p = this.programDefines(defines, surface, shadows, pbr);
+    if (pbr && surface === 'shaded') this.uniforms.ensureEnvironment();
+    const lit = this.programs.get('skinned.vert', 'lit.frag', p.lit);
     if (shadows) bindShadowSampler(this.gl, lit.program);
-    const flat = this.programs.get('skinned.vert', 'flat.frag', defines);
+    const flat = this.programs.get('skinned.vert', 'flat.frag', p.flat);
     const group = technique.groupUniform;
     const u = this.uniforms;
     let caster: CasterProgram | null = null;
     if (shadows) {
-      const info = this.programs.get('skinned.vert', 'lit.frag', { ...defines, SHADOW_DEPTH: true });
+      const info = this.programs.get('skinned.vert', 'lit.frag', p.caster!);
       caster = {
         info,
         frame: new UniformBinding(info, u.frame),
