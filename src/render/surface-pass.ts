@@ -125,23 +125,24 @@ export class SurfacePass {
   /** Wireframe on top of the shaded surface: every technique draw's edges, blended, polygon offset on. */
   private drawWireframe(model: ModelGpu, v: Variant, tmeshes: readonly TechniqueMesh[], out: FrameFigures): void {
     const gl = this.gl;
-    gl.useProgram(v.flat.program);
-    v.flatFrame.apply();
-    v.flatColour.apply();
+    const flat = v.flat();
+    gl.useProgram(flat.info.program);
+    flat.frame.apply();
+    flat.colour.apply();
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     gl.enable(gl.POLYGON_OFFSET_FILL);
     for (let i = 0; i < tmeshes.length; i++) {
       const tm = tmeshes[i]!;
       tm.bind();
-      model.morph?.bindMesh(i, v.flatMorph);
+      model.morph?.bindMesh(i, flat.morph);
       model.vertexColours.bind(tm, model.scene.meshes[i]!);
       gl.bindVertexArray(tm.wireVao);
       const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
       const draws = tm.wireDraws;
       for (let d = 0; d < draws.length; d++) {
         const draw = draws[d]!;
-        out.uploadBytes += tm.setGroup(draw.group, v.flatGroup);
+        out.uploadBytes += tm.setGroup(draw.group, flat.group);
         gl.drawElements(gl.LINES, draw.count, tm.indexType, draw.first * indexBytes);
         out.drawCalls++;
       }

@@ -28,17 +28,14 @@ export interface Variant {
   /** The programs carry a GPU morph define (MORPH_SLOTS / MORPH_TEXTURE). */
   gpuMorph: boolean;
   litMorph: MorphLocations | null;
-  flatMorph: MorphLocations | null;
   lit: twgl.ProgramInfo;
-  flat: twgl.ProgramInfo;
+  /** The wireframe overlay's program (flat.frag), compiled on the first wireframe drawn; the same object after. */
+  flat: () => FlatProgram;
   litFrame: UniformBinding<SceneUniforms['frame']>;
   litMaterial: UniformBinding<SceneUniforms['material']>;
   litView: UniformBinding<SceneUniforms['view']>;
-  flatFrame: UniformBinding<SceneUniforms['frame']>;
-  flatColour: UniformBinding<SceneUniforms['flat']>;
-  /** The technique's per-draw group uniform in each program (null when it has none). */
+  /** The technique's per-draw group uniform in the lit program (null when it has none). */
   litGroup: WebGLUniformLocation | null;
-  flatGroup: WebGLUniformLocation | null;
   /** The shaded colouring draws the material as authored (lit.frag SHADING_PBR); false: the studio shading. */
   pbr: boolean;
   /** lit.frag's u_tangentFrame (per mesh: 1 when it has tangents), in the programs that read it (pbr, the tangents view); else null. */
@@ -47,6 +44,16 @@ export interface Variant {
   shadows: boolean;
   /** The shadow map's caster program: the technique's own define set (its skinning, its morph path) + SHADOW_DEPTH; null without shadows. */
   caster: CasterProgram | null;
+}
+
+/** The wireframe's program (skinned.vert + flat.frag, the technique's own define set) and its bindings. */
+export interface FlatProgram {
+  info: twgl.ProgramInfo;
+  frame: UniformBinding<SceneUniforms['frame']>;
+  colour: UniformBinding<SceneUniforms['flat']>;
+  morph: MorphLocations | null;
+  /** The technique's per-draw group uniform (null when it has none). */
+  group: WebGLUniformLocation | null;
 }
 
 /** A caster program (skinned.vert + lit.frag's depth-only path) and its bindings. */
@@ -94,7 +101,7 @@ export class Variants {
     return extra ? { defines: { ...defines, ...extra }, gpuMorph: true } : { defines, gpuMorph: false };
   }
 
-  /** The define sets of a variant's programs: the colouring's (lit.frag), the flat one's, the shadow caster's when `shadows`. */
+  /** The define sets of a variant's programs: the colouring's (lit.frag), the wireframe's (flat.frag), the shadow caster's when `shadows`. */
   private programDefines(defines: Defines, surface: SurfaceView, shadows: boolean, pbr: boolean): { lit: Defines; flat: Defines; caster: Defines | null } {
     let lit = surfaceDefines(defines, surface);
     if (shadows && surface === 'shaded') lit = { ...lit, SHADOW_RECEIVE: true };
@@ -110,7 +117,6 @@ export class Variants {
     const { defines } = this.sceneDefines(scene, technique, influences, palette, morphs);
     const p = this.programDefines(defines, surface, shadows, pbr);
     this.programs.request('skinned.vert', 'lit.frag', p.lit);
-    this.programs.request('skinned.vert', 'flat.frag', p.flat);
     if (p.caster) this.programs.request('skinned.vert', 'lit.frag', p.caster);
   }
 
@@ -126,7 +132,6 @@ export class Variants {
     if (pbr && surface === 'shaded') this.uniforms.ensureEnvironment();
     const lit = this.programs.get('skinned.vert', 'lit.frag', p.lit);
     if (shadows) bindShadowSampler(this.gl, lit.program);
-    const flat = this.programs.get('skinned.vert', 'flat.frag', p.flat);
     const group = technique.groupUniform;
     const u = this.uniforms;
     let caster: CasterProgram | null = null;
@@ -149,16 +154,12 @@ export class Variants {
       morphs,
       gpuMorph,
       litMorph: gpuMorph ? morphLocations(this.gl, lit.program) : null,
-      flatMorph: gpuMorph ? morphLocations(this.gl, flat.program) : null,
       lit,
-      flat,
       litFrame: new UniformBinding(lit, u.frame),
       litMaterial: new UniformBinding(lit, u.material),
       litView: new UniformBinding(lit, u.view),
-      flatFrame: new UniformBinding(flat, u.frame),
-      flatColour: new UniformBinding(flat, u.flat),
       litGroup: group ? this.gl.getUniformLocation(lit.program, group) : null,
-      flatGroup: group ? this.gl.getUniformLocation(flat.program, group) : null,
+      flat: this.lazyFlat(p.flat, gpuMorph, group),
       pbr,
       litTangentFrame: this.gl.getUniformLocation(lit.program, 'u_tangentFrame'),
       shadows,
@@ -166,6 +167,24 @@ export class Variants {
     };
     this.slots[slot] = v;
     return v;
+  }
+
+  /** The wireframe program of a define set, compiled and bound on the first call, then kept. */
+  private lazyFlat(defines: Defines, gpuMorph: boolean, group: string | null): () => FlatProgram {
+    let flat: FlatProgram | null = null;
+    return () => {
+      if (flat) return flat;
+      const info = this.programs.get('skinned.vert', 'flat.frag', defines);
+      const u = this.uniforms;
+      flat = {
+        info,
+        frame: new UniformBinding(info, u.frame),
+        colour: new UniformBinding(info, u.flat),
+        morph: gpuMorph ? morphLocations(this.gl, info.program) : null,
+        group: group ? this.gl.getUniformLocation(info.program, group) : null,
+      };
+      return flat;
+    };
   }
 
   /**
