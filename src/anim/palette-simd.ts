@@ -26,6 +26,7 @@
  */
 
 import { PALETTE_SIMD_WASM } from './palette-simd-wasm.ts';
+import { WasmKernel } from './wasm-kernel.ts';
 
 interface Kernel {
   readonly f32: Float32Array;
@@ -37,39 +38,19 @@ interface Kernel {
   readonly views: Map<number, Float32Array>;
 }
 
+/** The kernel, compiled on first want; usePaletteSimd switches it (wasm-kernel.ts). */
+const KERNEL = new WasmKernel<Kernel>(PALETTE_SIMD_WASM, (instance) => {
+  const buffer = (instance.exports.mem as WebAssembly.Memory).buffer;
+  const pal = instance.exports.pal as Kernel['pal'];
+  return { f32: new Float32Array(buffer), i16: new Int16Array(buffer), buffer, capacityFloats: buffer.byteLength / 4, pal, views: new Map() };
+});
+
 /**
  * Whether this engine has WebAssembly with the SIMD instructions the kernel uses: WebAssembly.validate on
  * the kernel itself (362 bytes), which checks exactly those instructions and compiles nothing.
  */
 export function paletteSimdAvailable(): boolean {
-  try {
-    return typeof WebAssembly === 'object' && WebAssembly.validate(PALETTE_SIMD_WASM);
-  } catch {
-    return false;
-  }
-}
-
-function instantiate(): Kernel | null {
-  if (!paletteSimdAvailable()) return null;
-  try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(PALETTE_SIMD_WASM));
-    const buffer = (instance.exports.mem as WebAssembly.Memory).buffer;
-    const pal = instance.exports.pal as Kernel['pal'];
-    return { f32: new Float32Array(buffer), i16: new Int16Array(buffer), buffer, capacityFloats: buffer.byteLength / 4, pal, views: new Map() };
-  } catch {
-    // A policy that forbids compiling WebAssembly, or an engine that validates but cannot instantiate.
-    return null;
-  }
-}
-
-/** The compiled kernel (null: unavailable), undefined until first wanted. */
-let compiled: Kernel | null | undefined;
-/** The kernel buildPaletteSimd uses: null when off or unavailable; undefined until the first call (on by default). */
-let kernel: Kernel | null | undefined;
-
-function compiledKernel(): Kernel | null {
-  if (compiled === undefined) compiled = instantiate();
-  return compiled;
+  return KERNEL.available();
 }
 
 /**
@@ -77,14 +58,12 @@ function compiledKernel(): Kernel | null {
  * where available (the default). Returns whether the kernel is in use.
  */
 export function usePaletteSimd(on: boolean): boolean {
-  kernel = on ? compiledKernel() : null;
-  return kernel !== null;
+  return KERNEL.use(on);
 }
 
 /** Whether buildPalette uses the kernel now (compiles it if it is still to be tried). */
 export function paletteSimdInUse(): boolean {
-  if (kernel === undefined) kernel = compiledKernel();
-  return kernel !== null;
+  return KERNEL.current() !== null;
 }
 
 /** buildPalette through the kernel; false when it is off or cannot (see the file contract). */
@@ -95,8 +74,7 @@ export function buildPaletteSimd(
   outPalette: Float32Array,
   outOffsetFloats: number,
 ): boolean {
-  let k = kernel;
-  if (k === undefined) k = kernel = compiledKernel();
+  const k = KERNEL.current();
   if (k === null) return false;
   const slots = bones.length;
   // Layout in floats: out [0, slots · 16), model, invBind, bones (2 per float).

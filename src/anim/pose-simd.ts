@@ -35,6 +35,7 @@ import type { Clip } from '../model/types.ts';
 import { TRS_STRIDE } from '../model/types.ts';
 import type { ClipCursor } from './clip-cursor.ts';
 import { POSE_SIMD_WASM } from './pose-simd-wasm.ts';
+import { WasmKernel } from './wasm-kernel.ts';
 import { WasmHeap } from './wasm-heap.ts';
 
 /** A cursor's tables in the kernel's memory (byte addresses). */
@@ -79,63 +80,42 @@ interface Kernel {
   viewsBuffer: ArrayBuffer | null;
 }
 
+/** The kernels, compiled on first want; usePoseSimd switches them (wasm-kernel.ts). */
+const KERNEL = new WasmKernel<Kernel>(POSE_SIMD_WASM, (instance) => {
+  const heap = new WasmHeap(instance.exports.mem as WebAssembly.Memory);
+  const freed = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<number>((at) => heap.free(at)) : null;
+  return {
+    heap,
+    sample: instance.exports.sample as Kernel['sample'],
+    l2m: instance.exports.l2m as Kernel['l2m'],
+    cursorPacks: new WeakMap(),
+    packs: new WeakMap(),
+    values: new WeakMap(),
+    freed,
+    scratch: -1,
+    scratchNodes: 0,
+    views: new Map(),
+    viewsBuffer: null,
+  };
+});
+
 /** Whether this engine validates the module (WebAssembly with the SIMD instructions it uses). */
 export function poseSimdAvailable(): boolean {
-  try {
-    return typeof WebAssembly === 'object' && WebAssembly.validate(POSE_SIMD_WASM);
-  } catch {
-    return false;
-  }
-}
-
-function instantiate(): Kernel | null {
-  if (!poseSimdAvailable()) return null;
-  try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(POSE_SIMD_WASM));
-    const heap = new WasmHeap(instance.exports.mem as WebAssembly.Memory);
-    const freed = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<number>((at) => heap.free(at)) : null;
-    return {
-      heap,
-      sample: instance.exports.sample as Kernel['sample'],
-      l2m: instance.exports.l2m as Kernel['l2m'],
-      cursorPacks: new WeakMap(),
-      packs: new WeakMap(),
-      values: new WeakMap(),
-      freed,
-      scratch: -1,
-      scratchNodes: 0,
-      views: new Map(),
-      viewsBuffer: null,
-    };
-  } catch {
-    return null;
-  }
-}
-
-let compiled: Kernel | null | undefined;
-let kernel: Kernel | null | undefined;
-
-function compiledKernel(): Kernel | null {
-  if (compiled === undefined) compiled = instantiate();
-  return compiled;
+  return KERNEL.available();
 }
 
 /** usePoseSimd(false): the JavaScript loops; usePoseSimd(true): the kernels where available (default). */
 export function usePoseSimd(on: boolean): boolean {
-  kernel = on ? compiledKernel() : null;
-  return kernel !== null;
+  return KERNEL.use(on);
 }
 
 /** Whether the pose jobs use the kernels now (compiles them if still to be tried). */
 export function poseSimdInUse(): boolean {
-  if (kernel === undefined) kernel = compiledKernel();
-  return kernel !== null;
+  return KERNEL.current() !== null;
 }
 
 function current(): Kernel | null {
-  let k = kernel;
-  if (k === undefined) k = kernel = compiledKernel();
-  return k;
+  return KERNEL.current();
 }
 
 /** The scratch views for `nodes` nodes, growing the scratch when needed; null when memory runs out. */
@@ -282,7 +262,7 @@ export function sampleChannelsSimd(cursor: ClipCursor, outLocals: Float32Array):
 /** The cursor channel index of the i-th slerp the last sampleChannelsSimd left to the caller. */
 export function simdSlerpChannel(i: number): number {
   const pack = lastPack!;
-  return pack.chanOf[compiled!.heap.i32[(pack.list >> 2) + i]];
+  return pack.chanOf[current()!.heap.i32[(pack.list >> 2) + i]];
 }
 
 /** localToModel through the kernel; false when off or the arrays do not fit (see the file contract). */
