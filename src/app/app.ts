@@ -242,7 +242,8 @@ export class App implements AppContext {
     this.firstFrame.adopted();
     this.loop.ensureRunning();
     await this.deform.whenShown(this.current, this.state);
-    await this.nextFrame();
+    // Its first frame drawn at once (frame-loop.ts drawNow), unless nothing can be drawn yet.
+    if (this.current !== model || !this.loop.drawNow()) await this.nextFrame();
   }
 
   /** Progress's Cancel: stops a load, or a precompute (the technique on screen stays, compare ends). */

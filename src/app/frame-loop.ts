@@ -47,14 +47,30 @@ export class FrameLoop {
     requestAnimationFrame(this.tick);
   }
 
+  /**
+   * Draws a frame now, in this task, instead of at the next animation frame (a model just made current: its
+   * first frame is then ready for the next display refresh, not the one after the callback). The loop keeps its
+   * own schedule; waiters resolve as after any drawn frame. False when nothing could be drawn (a lost context,
+   * no GPU state): the caller waits for a frame of the loop then.
+   */
+  drawNow(): boolean {
+    this.ensureRunning();
+    return this.drawFrame();
+  }
+
   private readonly tick = (): void => {
     requestAnimationFrame(this.tick);
     if (this.onDemand && this.waiters.length === 0) return;
+    this.drawFrame();
+  };
+
+  /** One frame: the clock, the buffer's size, the host's draw, the waiters. False when nothing was drawn. */
+  private drawFrame(): boolean {
     const now = this.clock();
     const dt = this.lastFrame < 0 ? 0 : Math.min(0.25, (now - this.lastFrame) / 1000);
     this.lastFrame = now;
     const host = this.host;
-    if (host.gl.isContextLost() || !host.canDraw()) return;
+    if (host.gl.isContextLost() || !host.canDraw()) return false;
     this.resize();
     host.draw(dt, now);
     this.framesDrawn++;
@@ -62,7 +78,8 @@ export class FrameLoop {
       const waiters = this.waiters.splice(0);
       for (const w of waiters) w();
     }
-  };
+    return true;
+  }
 
   private resize(): void {
     const { canvas, fixedSize } = this.host;
