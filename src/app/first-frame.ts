@@ -34,7 +34,7 @@ export interface FirstFrame {
   uploadMs: number;
   /** Shader programs compiled and linked for the model's first frame (the technique's, the floor's, the shadow pass's). */
   shadersMs: number;
-  /** Waiting for the next animation frame (and for anything else the page ran before it). */
+  /** From the model made current to its first frame: near 0 (it is drawn at once, FrameLoop.drawNow) unless a precomputed technique's data or a lost context is waited for. */
   waitMs: number;
   /** The first frame: its CPU work (posing, palettes, the technique's mesh state) and the GPU until finished, compiles excluded. */
   drawMs: number;
