@@ -155,7 +155,10 @@ export function uploadMaterialSet(
     const warn = (text: string): void => {
       if (!warnings.includes(text)) warnings.push(text);
     };
-    const s3tc = gl.getExtension('WEBGL_compressed_texture_s3tc');
+    // Asked only for a DXT image: the first extension query is a round trip that waits for the GPU process.
+    let s3tcExt: WEBGL_compressed_texture_s3tc | null | undefined;
+    const s3tc = (image: TextureImage): WEBGL_compressed_texture_s3tc | null =>
+      image.format === 'rgba8' ? null : s3tcExt === undefined ? (s3tcExt = gl.getExtension('WEBGL_compressed_texture_s3tc')) : s3tcExt;
     for (const [name, p] of prepared) {
       if (p.ok && 'image' in p) for (const n of p.image.notes) warn(`texture '${name}': ${n}`);
     }
@@ -164,7 +167,7 @@ export function uploadMaterialSet(
       if (!name) return null;
       const p = prepared.get(name)!;
       try {
-        if (p.ok) return 'image' in p ? uploadTextureImage(gl, p.image, s3tc) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
+        if (p.ok) return 'image' in p ? uploadTextureImage(gl, p.image, s3tc(p.image)) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
         warn(`texture '${name}' ${p.reason}; showing a checker`);
       } catch (e) {
         warn(`texture '${name}' could not be uploaded: ${(e as Error).message}; showing a checker`);
@@ -183,7 +186,7 @@ export function uploadMaterialSet(
         const p = prepared.get(name)!;
         try {
           if (p.ok) {
-            out[field] = 'image' in p ? uploadTextureImage(gl, p.image, s3tc) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
+            out[field] = 'image' in p ? uploadTextureImage(gl, p.image, s3tc(p.image)) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
             continue;
           }
           warn(`texture '${name}' ${p.reason}; drawn without it`);

@@ -43,7 +43,7 @@ const DIFF_SIGNATURE = 24;
 export class Renderer {
   readonly programs: ProgramCache;
   readonly caps: DeviceCaps;
-  readonly rendererName: string;
+  private name: string | null = null;
   private readonly uniforms: SceneUniforms;
   private readonly variants: Variants;
   private readonly lines: LinesPass;
@@ -82,8 +82,6 @@ export class Renderer {
       maxVertexUniformVectors: gl.getParameter(gl.MAX_VERTEX_UNIFORM_VECTORS) as number,
       maxTextureSize: gl.getParameter(gl.MAX_TEXTURE_SIZE) as number,
     };
-    const dbg = gl.getExtension('WEBGL_debug_renderer_info');
-    this.rendererName = String(gl.getParameter(dbg ? dbg.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
     this.uniforms = new SceneUniforms(gl);
     this.variants = new Variants(gl, this.programs, this.caps, this.uniforms);
     this.lines = new LinesPass(gl, this.programs, this.uniforms);
@@ -92,6 +90,19 @@ export class Renderer {
     this.shadowMap = new ShadowMap(gl);
     this.shadowPass = new ShadowPass(gl, this.uniforms, this.shadowMap);
     this.crowd = new CrowdPass(gl, this.programs, this.caps.maxTextureSize, this.uniforms, this.lines, this.shadowPass, this.shadowMap, clear);
+  }
+
+  /**
+   * The GPU's name as WebGL reports it (the unmasked renderer string where the page may read it), asked on first
+   * use: the query waits for the GPU process, which is busy starting the context while the page starts.
+   */
+  get rendererName(): string {
+    if (this.name === null) {
+      const gl = this.gl;
+      const dbg = gl.getExtension('WEBGL_debug_renderer_info');
+      this.name = String(gl.getParameter(dbg ? dbg.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    }
+    return this.name;
   }
 
   /**
