@@ -1,7 +1,7 @@
 import { LoadError } from '../../model/errors.ts';
-import { normaliseInfluences } from '../../model/influences.ts';
 import { MAX_INFLUENCES } from '../../model/types.ts';
 import { lookFloats, lookUints, readFloats } from './gltf-accessor.ts';
+import { mergeInfluenceSets, oneInfluenceSet, type InfluenceSet } from './gltf-influences.ts';
 import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './gltf-doc.ts';
 
 /**
@@ -35,7 +35,7 @@ export interface Palette {
 
 /** The primitive's JOINTS_n / WEIGHTS_n sets reduced to 4 per vertex; null when it has none. */
 export function readInfluences(prim: Primitive, vertexCount: number, jointCount: number, where: string): Influences | null {
-  const sets: { j: Uint32Array | Uint16Array | Uint8Array; w: Float32Array }[] = [];
+  const sets: InfluenceSet[] = [];
   for (let n = 0; ; n++) {
     const ja = prim.getAttribute(`JOINTS_${n}`);
     const wa = prim.getAttribute(`WEIGHTS_${n}`);
@@ -49,41 +49,7 @@ export function readInfluences(prim: Primitive, vertexCount: number, jointCount:
     sets.push({ j, w });
   }
   if (sets.length === 0) return null;
-  const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
-  const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
-  let overflow = 0;
-  const setCount = sets.length;
-  for (let v = 0; v < vertexCount; v++) {
-    const o = v * MAX_INFLUENCES;
-    let nonZero = 0;
-    for (let s = 0; s < setCount; s++) {
-      const { j, w } = sets[s]!;
-      for (let k = 0; k < 4; k++) {
-        const wk = w[v * 4 + k]!;
-        if (!(wk > 0)) continue;
-        const jk = j[v * 4 + k]!;
-        if (jk >= jointCount) {
-          throw new LoadError(`${where}: vertex ${v} is weighted to joint ${jk}, but the skin has ${jointCount} joints`);
-        }
-        nonZero++;
-        // Keep the 4 largest: replace the smallest kept weight when this one is larger.
-        if (nonZero <= MAX_INFLUENCES) {
-          joints[o + nonZero - 1] = jk;
-          weights[o + nonZero - 1] = wk;
-        } else {
-          let min = 0;
-          for (let m = 1; m < MAX_INFLUENCES; m++) if (weights[o + m]! < weights[o + min]!) min = m;
-          if (wk > weights[o + min]!) {
-            joints[o + min] = jk;
-            weights[o + min] = wk;
-          }
-        }
-      }
-    }
-    if (nonZero > MAX_INFLUENCES) overflow++;
-  }
-  const { maxInfluences, rescaled, empty } = normaliseInfluences(joints, weights, vertexCount, jointCount);
-  return { joints, weights, maxInfluences, overflow, rescaled, empty };
+  return sets.length === 1 ? oneInfluenceSet(sets[0]!, vertexCount, jointCount, where) : mergeInfluenceSets(sets, vertexCount, jointCount, where);
 }
 
 /** Every vertex weight 1 on palette slot 0. */

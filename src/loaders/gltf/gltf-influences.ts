@@ -1,0 +1,117 @@
+import { LoadError } from '../../model/errors.ts';
+import { normaliseInfluences, WEIGHT_SUM_TOLERANCE } from '../../model/influences.ts';
+import { MAX_INFLUENCES } from '../../model/types.ts';
+import type { Influences } from './gltf-skin.ts';
+
+/**
+ * A primitive's JOINTS_n / WEIGHTS_n sets → MAX_INFLUENCES (joint, weight) pairs per vertex, as gltf-skin.ts's
+ * contract says: the 4 largest positive weights kept (`overflow` counts the vertices that had more), renormalised
+ * and sorted descending (src/model/influences.ts). A joint number ≥ `jointCount` under a positive weight is a
+ * LoadError naming `where` and the vertex. The sets are only read; the result's arrays are new.
+ */
+
+/** One JOINTS_n / WEIGHTS_n pair: 4 values per vertex each. */
+export interface InfluenceSet {
+  readonly j: Uint32Array | Uint16Array | Uint8Array;
+  readonly w: Float32Array;
+}
+
+/** Any number of sets: positive weights gathered in file order, the 4 largest kept, then normaliseInfluences. */
+export function mergeInfluenceSets(sets: readonly InfluenceSet[], vertexCount: number, jointCount: number, where: string): Influences {
+  const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
+  const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
+  let overflow = 0;
+  const setCount = sets.length;
+  for (let v = 0; v < vertexCount; v++) {
+    const o = v * MAX_INFLUENCES;
+    let nonZero = 0;
+    for (let s = 0; s < setCount; s++) {
+      const { j, w } = sets[s]!;
+      for (let k = 0; k < 4; k++) {
+        const wk = w[v * 4 + k]!;
+        if (!(wk > 0)) continue;
+        const jk = j[v * 4 + k]!;
+        if (jk >= jointCount) {
+          throw new LoadError(`${where}: vertex ${v} is weighted to joint ${jk}, but the skin has ${jointCount} joints`);
+        }
+        nonZero++;
+        // Keep the 4 largest: replace the smallest kept weight when this one is larger.
+        if (nonZero <= MAX_INFLUENCES) {
+          joints[o + nonZero - 1] = jk;
+          weights[o + nonZero - 1] = wk;
+        } else {
+          let min = 0;
+          for (let m = 1; m < MAX_INFLUENCES; m++) if (weights[o + m]! < weights[o + min]!) min = m;
+          if (wk > weights[o + min]!) {
+            joints[o + min] = jk;
+            weights[o + min] = wk;
+          }
+        }
+      }
+    }
+    if (nonZero > MAX_INFLUENCES) overflow++;
+  }
+  const { maxInfluences, rescaled, empty } = normaliseInfluences(joints, weights, vertexCount, jointCount);
+  return { joints, weights, maxInfluences, overflow, rescaled, empty };
+}
+
+/**
+ * One JOINTS_0/WEIGHTS_0 pair, the usual case, in one pass: the same arrays and counts as the general path followed
+ * by normaliseInfluences. A vertex whose 4 weights are finite, descending and not negative (what exporters
+ * write) is divided by its sum where it stands; any other goes through the general steps.
+ */
+export function oneInfluenceSet({ j, w }: InfluenceSet, vertexCount: number, jointCount: number, where: string): Influences {
+  const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
+  const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
+  let maxInfluences = 0;
+  let rescaled = 0;
+  let empty = 0;
+  for (let v = 0, o = 0; v < vertexCount; v++, o += 4) {
+    const w0 = w[o]!, w1 = w[o + 1]!, w2 = w[o + 2]!, w3 = w[o + 3]!;
+    const j0 = j[o]!, j1 = j[o + 1]!, j2 = j[o + 2]!, j3 = j[o + 3]!;
+    if ((w0 > 0 && j0 >= jointCount) || (w1 > 0 && j1 >= jointCount) || (w2 > 0 && j2 >= jointCount) || (w3 > 0 && j3 >= jointCount)) {
+      const k = w0 > 0 && j0 >= jointCount ? 0 : w1 > 0 && j1 >= jointCount ? 1 : w2 > 0 && j2 >= jointCount ? 2 : 3;
+      throw new LoadError(`${where}: vertex ${v} is weighted to joint ${j[o + k]}, but the skin has ${jointCount} joints`);
+    }
+    if (w0 > 0 && w0 - w0 === 0 && w0 >= w1 && w1 >= w2 && w2 >= w3 && w3 >= 0) {
+      const sum = w0 + w1 + w2 + w3;
+      if (Math.abs(sum - 1) > WEIGHT_SUM_TOLERANCE) rescaled++;
+      // Unused slots stay (joint 0, weight +0), as the arrays were made.
+      weights[o] = w0 / sum;
+      joints[o] = j0;
+      let count = 1;
+      if (w1 > 0) {
+        weights[o + 1] = w1 / sum;
+        joints[o + 1] = j1;
+        count++;
+      }
+      if (w2 > 0) {
+        weights[o + 2] = w2 / sum;
+        joints[o + 2] = j2;
+        count++;
+      }
+      if (w3 > 0) {
+        weights[o + 3] = w3 / sum;
+        joints[o + 3] = j3;
+        count++;
+      }
+      if (count > maxInfluences) maxInfluences = count;
+      continue;
+    }
+    // The general steps for this vertex: positive weights to the front in file order, then normalised.
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const wk = w[o + k]!;
+      if (!(wk > 0)) continue;
+      joints[o + n] = j[o + k]!;
+      weights[o + n] = wk;
+      n++;
+    }
+    const r = normaliseInfluences(joints.subarray(o, o + 4), weights.subarray(o, o + 4), 1, jointCount);
+    if (r.maxInfluences > maxInfluences) maxInfluences = r.maxInfluences;
+    rescaled += r.rescaled;
+    empty += r.empty;
+  }
+  return { joints, weights, maxInfluences, overflow: 0, rescaled, empty };
+}
+

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { mergeInfluenceSets, oneInfluenceSet, type InfluenceSet } from '../../../src/loaders/gltf/gltf-influences.ts';
+import type { Influences } from '../../../src/loaders/gltf/gltf-skin.ts';
+
+/** A small deterministic generator (xorshift32), so a failure names a reproducible vertex. */
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4294967296;
+  };
+}
+
+/** Weights as exporters write them (sorted, summing to 1) mixed with every kind of trouble. */
+const ODD = [0, -0, -0.25, Number.NaN, Infinity, -Infinity, 1e-45, 0.5, 0.5, 2, 0.1, 0.3];
+
+function randomSet(vertices: number, joints: number, seed: number): InfluenceSet {
+  const r = rng(seed);
+  const j = new Uint16Array(vertices * 4);
+  const w = new Float32Array(vertices * 4);
+  for (let v = 0; v < vertices; v++) {
+    const kind = r();
+    const ws = [r(), r(), r(), r()];
+    if (kind < 0.5) {
+      ws.sort((a, b) => b - a);
+      const sum = ws[0]! + ws[1]! + ws[2]! + ws[3]!;
+      for (let k = 0; k < 4; k++) ws[k] = ws[k]! / sum;
+      if (r() < 0.3) ws[3] = 0;
+      if (r() < 0.2) ws[2] = ws[3] = 0;
+    } else if (kind < 0.8) {
+      for (let k = 0; k < 4; k++) if (r() < 0.4) ws[k] = ODD[Math.floor(r() * ODD.length)]!;
+    } else if (kind < 0.9) {
+      ws.fill(0.25);
+    }
+    for (let k = 0; k < 4; k++) {
+      w[v * 4 + k] = ws[k]!;
+      j[v * 4 + k] = Math.floor(r() * joints);
+    }
+  }
+  return { j, w };
+}
+
+function bytes(inf: Influences): unknown {
+  return {
+    joints: Array.from(inf.joints),
+    // Object.is separates +0 from -0: the arrays must match bit for bit.
+    weights: Array.from(inf.weights, (x) => (Object.is(x, -0) ? '-0' : x)),
+    maxInfluences: inf.maxInfluences,
+    overflow: inf.overflow,
+    rescaled: inf.rescaled,
+    empty: inf.empty,
+  };
+}
+
+describe('one JOINTS_0/WEIGHTS_0 set', () => {
+  it('gives the same arrays and counts as the general merge, for tidy and untidy weights alike', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const set = randomSet(500, 40, seed);
+      expect(bytes(oneInfluenceSet(set, 500, 40, 'f'))).toEqual(bytes(mergeInfluenceSets([set], 500, 40, 'f')));
+    }
+  });
+
+  it('keeps the tidy case as written, divided by its sum', () => {
+    const set = { j: Uint8Array.of(3, 1, 7, 9), w: Float32Array.of(0.5, 0.3, 0.2, 0) };
+    const inf = oneInfluenceSet(set, 1, 10, 'f');
+    expect(Array.from(inf.joints)).toEqual([3, 1, 7, 0]);
+    expect(Array.from(inf.weights)).toEqual([0.5, 0.3, 0.2, 0].map(Math.fround));
+    expect(inf.maxInfluences).toBe(3);
+  });
+
+  it('names the same vertex and joint as the general merge for a joint outside the skin', () => {
+    const set = { j: Uint16Array.of(0, 1, 2, 3, 4, 12, 11, 1), w: Float32Array.of(1, 0, 0, 0, 0.5, 0, 0.25, 0.25) };
+    const message = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    const one = message(() => oneInfluenceSet(set, 2, 10, 'file: mesh'));
+    expect(one).toBe('file: mesh: vertex 1 is weighted to joint 11, but the skin has 10 joints');
+    expect(message(() => mergeInfluenceSets([set], 2, 10, 'file: mesh'))).toBe(one);
+  });
+});
