@@ -26,7 +26,9 @@ export function checkAnimations(ctx: CheckContext, layout: Layout): void {
   const acc = layout.accessors;
   const nodeCount = ctx.count('nodes');
   const scanned = new Set<number>();
-  for (const [i, anim] of ctx.top('animations').entries()) {
+  const animDefs = ctx.top('animations');
+  for (let i = 0; i < animDefs.length; i++) {
+    const anim = animDefs[i]!;
     const ptr = `/animations/${i}`;
     const samplers = ctx.arr(anim, 'samplers', ptr) ?? [];
     const channels = ctx.arr(anim, 'channels', ptr) ?? [];

@@ -61,6 +61,9 @@ export interface MeshoptView {
 const ZERO_ACCESSOR_RATIO = 64;
 const ZERO_ACCESSOR_SLACK = 16 << 20;
 
+/** An accessor's optional bounds fields. */
+const BOUNDS = ['min', 'max'];
+
 function meshopt(o: Obj): Obj | undefined {
   const ext = o['extensions'];
   if (!isObj(ext)) return undefined;
@@ -103,7 +106,9 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
 
   const views: ViewLayout[] = [];
   const meshoptViews: (MeshoptView | null)[] = [];
-  for (const [i, v] of ctx.top('bufferViews').entries()) {
+  const viewDefs = ctx.top('bufferViews');
+  for (let i = 0; i < viewDefs.length; i++) {
+    const v = viewDefs[i]!;
     const ptr = `/bufferViews/${i}`;
     const buffer = ctx.ref(v, 'buffer', ptr, 'buffers');
     if (buffer === undefined) ctx.fail(`${ptr}/buffer`, 'is missing');
@@ -144,7 +149,9 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
   const accessors: AccessorLayout[] = [];
   let zeroBytes = 0;
   const zeroLimit = ZERO_ACCESSOR_RATIO * totalBytes + ZERO_ACCESSOR_SLACK;
-  for (const [i, a] of ctx.top('accessors').entries()) {
+  const accessorDefs = ctx.top('accessors');
+  for (let i = 0; i < accessorDefs.length; i++) {
+    const a = accessorDefs[i]!;
     const ptr = `/accessors/${i}`;
     const componentType = a['componentType'];
     if (typeof componentType !== 'number' || COMPONENT_SIZE[componentType] === undefined) {
@@ -161,7 +168,8 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
       ctx.fail(`${ptr}/normalized`, `is true for ${COMPONENT_NAME[componentType]} components; only BYTE/SHORT types may be normalized`);
     }
     const components = TYPE_COMPONENTS[type]!;
-    for (const key of ['min', 'max']) {
+    for (let b = 0; b < BOUNDS.length; b++) {
+      const key = BOUNDS[b]!;
       const mm = ctx.arr(a, key, ptr);
       if (mm === undefined) continue;
       if (mm.length !== components) ctx.fail(`${ptr}/${key}`, `has ${mm.length} values; a ${type} has ${components}`);
