@@ -56,9 +56,12 @@ export function mergeInfluenceSets(sets: readonly InfluenceSet[], vertexCount: n
 }
 
 /**
- * One JOINTS_0/WEIGHTS_0 pair, the usual case, in one pass: the same arrays and counts as the general path followed
- * by normaliseInfluences. A vertex whose 4 weights are finite, descending and not negative (what exporters
- * write) is divided by its sum where it stands; any other goes through the general steps.
+ * One JOINTS_0/WEIGHTS_0 pair, the usual case, in one pass over the vertices with no per-vertex allocation: the same
+ * arrays and counts as mergeInfluenceSets. Why the shortcut gives the same result: gathering the positive weights
+ * to the front and then sorting stably is the stable sort of the weights with the others (zero, negative, NaN,
+ * +Infinity, which normaliseInfluences zeroes) taken as 0; zeros add nothing to the sum, and a zero weight's
+ * slot ends as (joint 0, weight 0) either way. Any sort that swaps only neighbours strictly out of order is
+ * stable; the six swaps below sort 4.
  */
 export function oneInfluenceSet({ j, w }: InfluenceSet, vertexCount: number, jointCount: number, where: string): Influences {
   const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
@@ -68,50 +71,52 @@ export function oneInfluenceSet({ j, w }: InfluenceSet, vertexCount: number, joi
   let empty = 0;
   for (let v = 0, o = 0; v < vertexCount; v++, o += 4) {
     const w0 = w[o]!, w1 = w[o + 1]!, w2 = w[o + 2]!, w3 = w[o + 3]!;
-    const j0 = j[o]!, j1 = j[o + 1]!, j2 = j[o + 2]!, j3 = j[o + 3]!;
+    let j0 = j[o]!, j1 = j[o + 1]!, j2 = j[o + 2]!, j3 = j[o + 3]!;
     if ((w0 > 0 && j0 >= jointCount) || (w1 > 0 && j1 >= jointCount) || (w2 > 0 && j2 >= jointCount) || (w3 > 0 && j3 >= jointCount)) {
       const k = w0 > 0 && j0 >= jointCount ? 0 : w1 > 0 && j1 >= jointCount ? 1 : w2 > 0 && j2 >= jointCount ? 2 : 3;
       throw new LoadError(`${where}: vertex ${v} is weighted to joint ${j[o + k]}, but the skin has ${jointCount} joints`);
     }
-    if (w0 > 0 && w0 - w0 === 0 && w0 >= w1 && w1 >= w2 && w2 >= w3 && w3 >= 0) {
-      const sum = w0 + w1 + w2 + w3;
-      if (Math.abs(sum - 1) > WEIGHT_SUM_TOLERANCE) rescaled++;
-      // Unused slots stay (joint 0, weight +0), as the arrays were made.
-      weights[o] = w0 / sum;
-      joints[o] = j0;
-      let count = 1;
-      if (w1 > 0) {
-        weights[o + 1] = w1 / sum;
-        joints[o + 1] = j1;
-        count++;
-      }
-      if (w2 > 0) {
-        weights[o + 2] = w2 / sum;
-        joints[o + 2] = j2;
-        count++;
-      }
-      if (w3 > 0) {
-        weights[o + 3] = w3 / sum;
-        joints[o + 3] = j3;
-        count++;
-      }
-      if (count > maxInfluences) maxInfluences = count;
+    let a = w0 > 0 && w0 < Infinity ? w0 : 0;
+    let b = w1 > 0 && w1 < Infinity ? w1 : 0;
+    let c = w2 > 0 && w2 < Infinity ? w2 : 0;
+    let d = w3 > 0 && w3 < Infinity ? w3 : 0;
+    const sum = a + b + c + d;
+    if (!(sum > 0)) {
+      // No usable weight: weight 1 on the first joint listed with a positive weight (+Infinity), else joint 0.
+      empty++;
+      weights[o] = 1;
+      joints[o] = w0 > 0 ? j0 : w1 > 0 ? j1 : w2 > 0 ? j2 : w3 > 0 ? j3 : 0;
+      if (maxInfluences < 1) maxInfluences = 1;
       continue;
     }
-    // The general steps for this vertex: positive weights to the front in file order, then normalised.
-    let n = 0;
-    for (let k = 0; k < 4; k++) {
-      const wk = w[o + k]!;
-      if (!(wk > 0)) continue;
-      joints[o + n] = j[o + k]!;
-      weights[o + n] = wk;
-      n++;
+    if (Math.abs(sum - 1) > WEIGHT_SUM_TOLERANCE) rescaled++;
+    let t: number;
+    if (a < b) { t = a; a = b; b = t; t = j0; j0 = j1; j1 = t; }
+    if (b < c) { t = b; b = c; c = t; t = j1; j1 = j2; j2 = t; }
+    if (c < d) { t = c; c = d; d = t; t = j2; j2 = j3; j3 = t; }
+    if (a < b) { t = a; a = b; b = t; t = j0; j0 = j1; j1 = t; }
+    if (b < c) { t = b; b = c; c = t; t = j1; j1 = j2; j2 = t; }
+    if (a < b) { t = a; a = b; b = t; t = j0; j0 = j1; j1 = t; }
+    // Unused slots stay (joint 0, weight +0), as the arrays were made.
+    weights[o] = a / sum;
+    joints[o] = j0;
+    let count = 1;
+    if (b > 0) {
+      weights[o + 1] = b / sum;
+      joints[o + 1] = j1;
+      count++;
     }
-    const r = normaliseInfluences(joints.subarray(o, o + 4), weights.subarray(o, o + 4), 1, jointCount);
-    if (r.maxInfluences > maxInfluences) maxInfluences = r.maxInfluences;
-    rescaled += r.rescaled;
-    empty += r.empty;
+    if (c > 0) {
+      weights[o + 2] = c / sum;
+      joints[o + 2] = j2;
+      count++;
+    }
+    if (d > 0) {
+      weights[o + 3] = d / sum;
+      joints[o + 3] = j3;
+      count++;
+    }
+    if (count > maxInfluences) maxInfluences = count;
   }
   return { joints, weights, maxInfluences, overflow: 0, rescaled, empty };
 }
-

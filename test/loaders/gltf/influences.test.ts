@@ -62,6 +62,23 @@ describe('one JOINTS_0/WEIGHTS_0 set', () => {
     }
   });
 
+  it('matches the general merge on hand-picked untidy vertices', () => {
+    const rows: [number[], number[]][] = [
+      [[Infinity, Infinity, 0, 0], [5, 6, 7, 8]], // no usable weight: the first +Infinity's joint
+      [[0, Number.NaN, Infinity, -1], [1, 2, 3, 4]],
+      [[0, 0, 0, 0], [9, 9, 9, 9]],
+      [[0.2, 0.3, 0.3, 0.2], [1, 2, 3, 4]], // ties keep file order
+      [[-0, 0.5, -0, 0.5], [1, 2, 3, 4]],
+      [[0.1, 0, 0.7, 0.2], [1, 2, 3, 4]],
+    ];
+    const set = { j: Uint16Array.from(rows.flatMap((r) => r[1])), w: Float32Array.from(rows.flatMap((r) => r[0])) };
+    const one = oneInfluenceSet(set, rows.length, 10, 'f');
+    expect(bytes(one)).toEqual(bytes(mergeInfluenceSets([set], rows.length, 10, 'f')));
+    expect(Array.from(one.joints.subarray(0, 4))).toEqual([5, 0, 0, 0]);
+    expect(Array.from(one.joints.subarray(12, 16))).toEqual([2, 3, 1, 4]);
+    expect(one.empty).toBe(3);
+  });
+
   it('keeps the tidy case as written, divided by its sum', () => {
     const set = { j: Uint8Array.of(3, 1, 7, 9), w: Float32Array.of(0.5, 0.3, 0.2, 0) };
     const inf = oneInfluenceSet(set, 1, 10, 'f');
