@@ -30,7 +30,8 @@ const CHANNELS = [
   ['scale', 3],
 ] as const;
 
-export function checkClip(scene: Scene, clipIndex: number): void {
+/** `checked`: key arrays known finite already (validateScene's contract); their scans are skipped. */
+export function checkClip(scene: Scene, clipIndex: number, checked: ReadonlySet<ArrayBufferView>): void {
   const clip = scene.clips[clipIndex]! as Writable<Clip>;
   const label = `${scene.name}: clip ${quoted(clip.name)}`;
   const names = scene.skeleton.names;
@@ -67,9 +68,9 @@ export function checkClip(scene: Scene, clipIndex: number): void {
         throw new LoadError(`${label}: ${node}: ${kind} has ${plural(n, 'key time')} but ${ch.values.length} values (${stride} per key)`);
       }
       const known = goodTimes.has(ch.times);
-      const badTime = known ? -1 : firstNonFinite(ch.times);
+      const badTime = known || checked.has(ch.times) ? -1 : firstNonFinite(ch.times);
       if (badTime >= 0) throw new LoadError(`${label}: ${node}: ${kind} key ${badTime} has time ${ch.times[badTime]}`);
-      const badValue = firstNonFinite(ch.values);
+      const badValue = checked.has(ch.values) ? -1 : firstNonFinite(ch.values);
       if (badValue >= 0) throw new LoadError(`${label}: ${node}: ${kind} key ${Math.floor(badValue / stride)} has a NaN or infinite value`);
       if (stride === 4) {
         const r = normaliseQuaternions(ch.values, 0, 4, n);
@@ -98,7 +99,7 @@ export function checkClip(scene: Scene, clipIndex: number): void {
       const n = mt.times.length;
       if (mt.values.length !== n) throw new LoadError(`${label}: ${what} has ${plural(n, 'key time')} but ${plural(mt.values.length, 'weight')}`);
       const known = goodTimes.has(mt.times);
-      const badTime = known ? -1 : firstNonFinite(mt.times);
+      const badTime = known || checked.has(mt.times) ? -1 : firstNonFinite(mt.times);
       if (badTime >= 0) throw new LoadError(`${label}: ${what} key ${badTime} has time ${mt.times[badTime]}`);
       const badValue = firstNonFinite(mt.values);
       if (badValue >= 0) throw new LoadError(`${label}: ${what} key ${badValue} has weight ${mt.values[badValue]}`);

@@ -60,6 +60,14 @@ export function lookFloats(accessor: Accessor, where: string, elementSize: numbe
   return readFloats(accessor, where, elementSize);
 }
 
+/**
+ * True when every value of `accessor` is known finite: the structural check scanned it, or it holds integers
+ * (dequantised to finite floats).
+ */
+export function knownFinite(accessor: Accessor): boolean {
+  return accessor.checkedFinite || !(accessor.getArray() instanceof Float32Array);
+}
+
 /** Element count of an accessor (0 when it has no data). */
 export function elementCount(accessor: Accessor | null): number {
   if (!accessor) return 0;

@@ -1,6 +1,6 @@
 import { LoadError } from '../../model/errors.ts';
 import type { Channel, Clip, ClipMarker, MorphTrack } from '../../model/types.ts';
-import { readFloats } from './gltf-accessor.ts';
+import { knownFinite, readFloats } from './gltf-accessor.ts';
 import type { GltfAccessor as Accessor, GltfAnimation as Animation, GltfDoc } from './gltf-doc.ts';
 import type { MorphTable } from './gltf-morph.ts';
 import { UniqueNames } from './gltf-names.ts';
@@ -24,14 +24,15 @@ import { cubicToLinear, stepToLinear, type LinearKeys } from './gltf-resample.ts
  * Output accessor sizes that do not match the input's key count are a LoadError.
  */
 
-export function buildClips(doc: GltfDoc, skeleton: GltfSkeleton, morph: MorphTable, fileName: string, warnings: string[]): Clip[] {
+/** `checked` (validateScene's) gets the LINEAR key arrays read from accessors known finite. */
+export function buildClips(doc: GltfDoc, skeleton: GltfSkeleton, morph: MorphTable, fileName: string, warnings: string[], checked: Set<ArrayBufferView>): Clip[] {
   const clips: Clip[] = [];
   const names = new UniqueNames();
   const skipped = { outside: 0, noTargets: 0, noPath: 0 };
   const times = new Map<Accessor, Float32Array>();
   doc.animations.forEach((anim, i) => {
     const name = names.take(anim.getName() || `animation_${i}`);
-    clips.push(buildClip(anim, name, `${fileName}: animation ${i} ("${name}")`, skeleton, morph, skipped, warnings, times));
+    clips.push(buildClip(anim, name, `${fileName}: animation ${i} ("${name}")`, skeleton, morph, skipped, warnings, times, checked));
   });
   if (skipped.outside > 0) warnings.push(`${skipped.outside} animation channel${skipped.outside === 1 ? '' : 's'} target nodes outside the scene: skipped`);
   if (skipped.noTargets > 0) warnings.push(`${skipped.noTargets} morph weight channel${skipped.noTargets === 1 ? '' : 's'} target nodes without morph targets: skipped`);
@@ -55,6 +56,7 @@ function buildClip(
   skipped: { outside: number; noTargets: number; noPath: number },
   warnings: string[],
   timesOf: Map<Accessor, Float32Array>,
+  checked: Set<ArrayBufferView>,
 ): Clip {
   const tracks = new Map<number, MutableTrack>();
   const morphTracks: MorphTrack[] = [];
@@ -77,7 +79,10 @@ function buildClip(
     const at = `${where}: channel ${c} (${path})`;
     if (!input || !output) throw new LoadError(`${at}: its sampler has no input or output accessor`);
     let times = timesOf.get(input);
-    if (!times) timesOf.set(input, (times = readFloats(input, `${at}: input`, 1)));
+    if (!times) {
+      timesOf.set(input, (times = readFloats(input, `${at}: input`, 1)));
+      if (knownFinite(input)) checked.add(times);
+    }
     const values = readFloats(output, `${at}: output`);
     const n = times.length;
     const interpolation = sampler.getInterpolation();
@@ -96,12 +101,16 @@ function buildClip(
     }
     if (n > 0 && times[n - 1]! > duration) duration = times[n - 1]!;
     const keys = toLinear(times, values, stride, interpolation, path === 'rotation');
+    // LINEAR keys are the accessors' own values; resampled ones are new numbers and get scanned.
+    const finiteValues = keys.values === values && knownFinite(output);
+    if (finiteValues) checked.add(values);
     if (path === 'weights') {
       const { start, count } = morph.base.get(index)!;
       const m = keys.times.length;
       for (let k = 0; k < count; k++) {
         const w = new Float32Array(m);
         for (let j = 0; j < m; j++) w[j] = keys.values[j * count + k]!;
+        if (finiteValues) checked.add(w);
         morphTracks.push({ target: start + k, times: keys.times, values: w });
       }
       return;

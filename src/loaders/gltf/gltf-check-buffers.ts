@@ -46,6 +46,11 @@ export interface Layout {
   readonly views: readonly ViewLayout[];
   readonly meshopt: readonly (MeshoptView | null)[];
   readonly accessors: readonly AccessorLayout[];
+  /**
+   * Per accessor, 1 where the finite scan (gltf-check-data.ts) read every value from the file and found it finite:
+   * FLOAT POSITION, NORMAL, morph deltas, inverse binds, key times and values. Filled by the scene and animation checks.
+   */
+  readonly checked: Uint8Array;
 }
 
 /** A meshopt-compressed bufferView: the checked source bytes and the decoder's parameters (not yet checked). */
@@ -201,7 +206,7 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
     const sparse = checkSparse(ctx, a, ptr, count, size, views);
     accessors.push({ componentType, type, components, count, stride, byteOffset, bytes, hasView: view !== undefined, view: view ?? -1, sparse });
   }
-  return { views, meshopt: meshoptViews, accessors };
+  return { views, meshopt: meshoptViews, accessors, checked: new Uint8Array(accessors.length) };
 }
 
 function checkSparse(ctx: CheckContext, a: Obj, ptr: string, count: number, size: number, views: readonly ViewLayout[]): SparseLayout | null {

@@ -6,7 +6,7 @@ import { CheckContext, COMPONENT_SIZE, FLOAT } from './gltf-check-util.ts';
  * count, ascending key times, sparse indices. Each reads the bytes once through a typed-array view over the
  * buffer (a copy only where the data is not aligned to its component size) and fails with the accessor's
  * pointer and the element. Accessors whose bytes are not readable yet (Draco, meshopt) are skipped: the
- * decoder's output is checked by the loader.
+ * decoder's output is checked by the loader. The scans say whether they read every value (Layout.checked).
  */
 
 type Ctor = Float32ArrayConstructor | Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor;
@@ -25,10 +25,13 @@ function span(a: AccessorLayout): number {
   return a.stride * (a.count - 1) + COMPONENT_SIZE[a.componentType]! * a.components;
 }
 
-/** Accessor `index` holds only finite floats (NaN and ±Infinity fail); `what` says what it is used as. */
-export function checkFinite(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, what: string): void {
+/**
+ * Accessor `index` holds only finite floats (NaN and ±Infinity fail); `what` says what it is used as. True when
+ * every value was read (false: data not readable yet, or not FLOAT).
+ */
+export function checkFinite(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, what: string): boolean {
   const a = acc[index]!;
-  if (a.componentType !== FLOAT) return;
+  if (a.componentType !== FLOAT) return false;
   const ptr = `/accessors/${index}`;
   const bad = (element: number, v: number, where: string): never =>
     ctx.fail(ptr, `${where}element ${element} holds ${v} (${what}); only finite numbers are allowed`);
@@ -51,6 +54,12 @@ export function checkFinite(ctx: CheckContext, acc: readonly AccessorLayout[], i
       if (v - v !== 0) bad(Math.floor(k / a.components), v, 'sparse value ');
     }
   }
+  return complete(a);
+}
+
+/** True when the check can read all of the accessor's values: its bytes (or zeros) and its sparse values. */
+function complete(a: AccessorLayout): boolean {
+  return (a.bytes !== null || a.view < 0) && (a.sparse === null || a.sparse.valueBytes !== null);
 }
 
 /** Sparse indices strictly increase and stay below the accessor's count. */
@@ -101,13 +110,10 @@ export function checkIndexValues(ctx: CheckContext, acc: readonly AccessorLayout
  * Key times: FLOAT SCALAR, finite, not negative, never decreasing. Equal neighbours are allowed with a
  * warning (the spec asks for strictly increasing times; real exporters repeat a key now and then).
  */
-export function checkKeyTimes(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, ptr: string): void {
+export function checkKeyTimes(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, ptr: string): boolean {
   const a = acc[index]!;
   if (a.componentType !== FLOAT || a.type !== 'SCALAR') ctx.fail(ptr, `accessor ${index} holds ${a.type} of component type ${a.componentType}; key times must be FLOAT SCALAR`);
-  if (!a.bytes || a.sparse) {
-    checkFinite(ctx, acc, index, 'key times');
-    return;
-  }
+  if (!a.bytes || a.sparse) return checkFinite(ctx, acc, index, 'key times');
   const f = typed<Float32Array>(Float32Array, a.bytes, a.byteOffset, span(a));
   const step = a.stride >> 2;
   let prev = -Infinity;
@@ -121,4 +127,5 @@ export function checkKeyTimes(ctx: CheckContext, acc: readonly AccessorLayout[],
     prev = t;
   }
   if (repeats > 0) ctx.warn(`/accessors/${index}`, `${repeats} key time(s) repeat the one before them`);
+  return true;
 }

@@ -150,7 +150,7 @@ export function checkMeshes(ctx: CheckContext, layout: Layout): void {
     if (finite.has(index)) return;
     finite.add(index);
     checkSparseIndices(ctx, acc, index);
-    checkFinite(ctx, acc, index, what);
+    if (checkFinite(ctx, acc, index, what)) layout.checked[index] = 1;
   };
   let allTargets = 0;
   let allPrimitives = 0;
@@ -248,7 +248,7 @@ export function checkSkins(ctx: CheckContext, layout: Layout): void {
         ctx.fail(`${ptr}/inverseBindMatrices`, `accessor ${ibm} has ${a.count} matrices for ${joints.length} joints`);
       }
       checkSparseIndices(ctx, layout.accessors, ibm);
-      checkFinite(ctx, layout.accessors, ibm, 'inverse bind matrix');
+      if (checkFinite(ctx, layout.accessors, ibm, 'inverse bind matrix')) layout.checked[ibm] = 1;
     }
   }
 }

@@ -41,11 +41,15 @@ export function readDoc(inputs: DocInputs): GltfDoc {
   const { json, layout } = inputs;
   const used = new Set(Array.isArray(json['extensionsUsed']) ? (json['extensionsUsed'] as unknown[]) : []);
 
+  const accessorDefs = json['accessors'] as Obj[];
   const accessors = layout.accessors.map((a, i) => {
-    const where = `${inputs.fileName}: /accessors/${i}`;
-    const def = (json['accessors'] as Obj[])[i]!;
-    return new GltfAccessor(i, a.components, def['normalized'] === true, () =>
-      a.sparse === null && inputs.draco.has(i) ? inputs.draco.get(i)! : accessorArray(a, (v) => inputs.meshoptViews.get(v) ?? null, where),
+    const draco = a.sparse === null && inputs.draco.has(i);
+    return new GltfAccessor(
+      i,
+      a.components,
+      accessorDefs[i]!['normalized'] === true,
+      () => (draco ? inputs.draco.get(i)! : accessorArray(a, (v) => inputs.meshoptViews.get(v) ?? null, `${inputs.fileName}: /accessors/${i}`)),
+      !draco && layout.checked[i] === 1,
     );
   });
 

@@ -21,7 +21,8 @@ export interface FlatPrimitive {
   readonly morphs: MorphDeltas[] | null;
 }
 
-export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: readonly MorphDeltas[] | null): FlatPrimitive {
+/** `checked` (validateScene's): the new index array joins it, and the new positions when the old ones were in it. */
+export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: readonly MorphDeltas[] | null, checked: Set<ArrayBufferView>): FlatPrimitive {
   // A non-indexed triangle list is unwelded already: its arrays serve as they are (shared, like any primitive's).
   if (geo.sequential) return { geometry: { ...geo, normals: faceNormals(geo.positions), computedNormals: true }, influences: inf, morphs: morphs ? [...morphs] : null };
   const src = geo.indices;
@@ -29,6 +30,8 @@ export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: read
   const positions = gatherVertices(geo.positions, src, 3);
   const indices = new Uint32Array(n);
   for (let i = 0; i < n; i++) indices[i] = i;
+  checked.add(indices);
+  if (checked.has(geo.positions)) checked.add(positions);
   const geometry: PrimitiveGeometry = {
     vertexCount: n,
     positions,

@@ -1,5 +1,5 @@
 import { LoadError } from '../../model/errors.ts';
-import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
+import { elementCount, knownFinite, readFloats, readUints } from './gltf-accessor.ts';
 import type { GltfPrimitive as Primitive } from './gltf-doc.ts';
 
 /**
@@ -48,12 +48,14 @@ export const MODE_TRIANGLE_STRIP = 5;
 export const MODE_TRIANGLE_FAN = 6;
 
 /** Null for POINTS / LINES / LINE_LOOP / LINE_STRIP. */
-export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTransform | null, where: string): PrimitiveGeometry | null {
+/** `checked` gets the arrays validateScene need not scan again: the indices (all in range here), finite positions. */
+export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTransform | null, where: string, checked: Set<ArrayBufferView>): PrimitiveGeometry | null {
   const mode = prim.getMode();
   if (mode !== MODE_TRIANGLES && mode !== MODE_TRIANGLE_STRIP && mode !== MODE_TRIANGLE_FAN) return null;
   const posAccessor = prim.getAttribute('POSITION');
   if (!posAccessor) throw new LoadError(`${where}: the primitive has no POSITION attribute`);
   const positions = readFloats(posAccessor, `${where}: POSITION`, 3);
+  if (knownFinite(posAccessor)) checked.add(positions);
   const vertexCount = positions.length / 3;
 
   const indexAccessor = prim.getIndices();
@@ -67,6 +69,7 @@ export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTran
       }
     }
   }
+  checked.add(indices);
 
   const normalAccessor = prim.getAttribute('NORMAL');
   let normals: Float32Array = new Float32Array(0);

@@ -1,6 +1,6 @@
 import { LoadError } from '../../model/errors.ts';
 import { MAX_INFLUENCES } from '../../model/types.ts';
-import { lookFloats, lookUints, readFloats } from './gltf-accessor.ts';
+import { knownFinite, lookFloats, lookUints, readFloats } from './gltf-accessor.ts';
 import { mergeInfluenceSets, oneInfluenceSet, type InfluenceSet } from './gltf-influences.ts';
 import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './gltf-doc.ts';
 
@@ -61,7 +61,8 @@ export function rigidInfluences(vertexCount: number): Influences {
 }
 
 /** The skin's palette; `indexOf` maps its joints to skeleton nodes (every joint is in the skeleton). */
-export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, where: string): Palette {
+/** `checked` (validateScene's) gets `invBind` when its values are known finite. */
+export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, where: string, checked: Set<ArrayBufferView>): Palette {
   const joints = skin.listJoints();
   if (joints.length === 0) throw new LoadError(`${where}: the skin has no joints`);
   if (joints.length > 0xffff) throw new LoadError(`${where}: the skin has ${joints.length} joints, more than 65535`);
@@ -75,7 +76,9 @@ export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, whe
       throw new LoadError(`${where}: inverseBindMatrices has ${m.length / 16} matrices for ${joints.length} joints`);
     }
     invBind.set(m.subarray(0, invBind.length));
+    if (knownFinite(ibm)) checked.add(invBind);
   } else {
+    checked.add(invBind);
     for (let k = 0; k < joints.length; k++) {
       const o = k * 16;
       invBind[o] = invBind[o + 5] = invBind[o + 10] = invBind[o + 15] = 1;
