@@ -39,7 +39,11 @@ export function readUints(accessor: Accessor, where: string): Uint32Array {
   const src = accessor.getArray();
   if (!src) throw new LoadError(`${where}: the accessor has no data`);
   if (src instanceof Uint32Array) return src.slice();
-  if (src instanceof Uint8Array || src instanceof Uint16Array) return Uint32Array.from(src);
+  if (src instanceof Uint8Array || src instanceof Uint16Array) {
+    const out = new Uint32Array(src.length);
+    out.set(src);
+    return out;
+  }
   throw new LoadError(`${where}: expected unsigned integer components, the accessor holds ${src.constructor.name}`);
 }
 
