@@ -42,7 +42,7 @@ export function checkMeshValues(scene: Scene, m: SkinnedMesh, checked: ReadonlyS
     }
   }
   repairNormals(scene, m);
-  checkWeights(scene, m);
+  if (!(checked.has(m.joints) && checked.has(m.weights))) checkWeights(scene, m);
   const targets = scene.morphTargets;
   if (m.morphs) {
     for (let t = 0; t < m.morphs.length; t++) {

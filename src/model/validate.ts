@@ -26,7 +26,8 @@ import { checkHierarchy, checkRestPose, warnOrphanBones } from './validate-skele
  * 13.2k keys: about 1 ms warm in Node).
  *
  * `checked`: arrays of this scene whose values the loader has already checked as this would (a float array all
- * finite, a mesh's index array all below its vertex count); those scans are skipped. Lengths are still checked.
+ * finite, a mesh's index array all below its vertex count, a mesh's joints and weights both: tidy as the weight
+ * check leaves them); those scans are skipped. Lengths are still checked.
  */
 export function validateScene(scene: Scene, checked: ReadonlySet<ArrayBufferView> = NONE_CHECKED): void {
   checkStructure(scene, checked);
@@ -89,7 +90,8 @@ function checkMeshStructure(scene: Scene, m: SkinnedMesh, checked: ReadonlySet<A
     const b = m.bones[k]!;
     if (b < 0 || b >= n) throw new LoadError(`${label}: bone slot ${k} names node ${b}, but there are ${n}`);
   }
-  for (let i = 0; i < m.joints.length; i++) {
+  const tidyWeights = checked.has(m.joints) && checked.has(m.weights);
+  for (let i = tidyWeights ? m.joints.length : 0; i < m.joints.length; i++) {
     if (m.joints[i]! < slots) continue;
     if (m.weights[i]! > 0) {
       throw new LoadError(`${label}: vertex ${Math.floor(i / MAX_INFLUENCES)} uses bone ${m.joints[i]}, but the mesh has ${slots}`);

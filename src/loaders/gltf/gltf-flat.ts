@@ -51,6 +51,7 @@ export function unweldFlat(geo: PrimitiveGeometry, inf: Influences, morphs: read
     overflow: inf.overflow,
     rescaled: inf.rescaled,
     empty: inf.empty,
+    tidy: inf.tidy,
   };
   return { geometry, influences, morphs: morphs ? morphs.map((d) => remapDeltas(d, src, geo.vertexCount)) : null };
 }

@@ -52,7 +52,7 @@ export function mergeInfluenceSets(sets: readonly InfluenceSet[], vertexCount: n
     if (nonZero > MAX_INFLUENCES) overflow++;
   }
   const { maxInfluences, rescaled, empty } = normaliseInfluences(joints, weights, vertexCount, jointCount);
-  return { joints, weights, maxInfluences, overflow, rescaled, empty };
+  return { joints, weights, maxInfluences, overflow, rescaled, empty, tidy: false };
 }
 
 /**
@@ -69,6 +69,8 @@ export function oneInfluenceSet({ j, w }: InfluenceSet, vertexCount: number, joi
   let maxInfluences = 0;
   let rescaled = 0;
   let empty = 0;
+  // False once a positive weight, divided by its sum, rounds to a float32 0 (validation then tidies its joint).
+  let tidy = true;
   for (let v = 0, o = 0; v < vertexCount; v++, o += 4) {
     const w0 = w[o]!, w1 = w[o + 1]!, w2 = w[o + 2]!, w3 = w[o + 3]!;
     let j0 = j[o]!, j1 = j[o + 1]!, j2 = j[o + 2]!, j3 = j[o + 3]!;
@@ -117,6 +119,7 @@ export function oneInfluenceSet({ j, w }: InfluenceSet, vertexCount: number, joi
       count++;
     }
     if (count > maxInfluences) maxInfluences = count;
+    if (weights[o + count - 1] === 0) tidy = false;
   }
-  return { joints, weights, maxInfluences, overflow: 0, rescaled, empty };
+  return { joints, weights, maxInfluences, overflow: 0, rescaled, empty, tidy };
 }

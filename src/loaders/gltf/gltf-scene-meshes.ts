@@ -95,6 +95,10 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings, ch
       let morphs: MorphDeltas[] | null = null;
       if (targets) morphs = primitiveDeltas(prim, geo.vertexCount, targets.start, total, where);
       if (geo.computedNormals) ({ geometry: geo, influences: inf, morphs } = unweldFlat(geo, inf!, morphs, checked));
+      if (inf!.tidy) {
+        checked.add(inf!.joints);
+        checked.add(inf!.weights);
+      }
       meshes.push({
         name,
         vertexCount: geo.vertexCount,

@@ -26,6 +26,12 @@ export interface Influences {
   /** Vertices whose weights did not sum to 1 (rescaled), and vertices without any weight (given slot 0). */
   readonly rescaled: number;
   readonly empty: number;
+  /**
+   * The arrays are as validateScene's weight check would leave them (each vertex sorted, summing to 1 within
+   * WEIGHT_SUM_TOLERANCE, unused slots (joint 0, weight 0), joints below the palette size, maxInfluences exact),
+   * so that check may skip them.
+   */
+  readonly tidy: boolean;
 }
 
 export interface Palette {
@@ -57,7 +63,7 @@ export function rigidInfluences(vertexCount: number): Influences {
   const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
   const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
   for (let v = 0; v < vertexCount; v++) weights[v * MAX_INFLUENCES] = 1;
-  return { joints, weights, maxInfluences: vertexCount > 0 ? 1 : 0, overflow: 0, rescaled: 0, empty: 0 };
+  return { joints, weights, maxInfluences: vertexCount > 0 ? 1 : 0, overflow: 0, rescaled: 0, empty: 0, tidy: true };
 }
 
 /** The skin's palette; `indexOf` maps its joints to skeleton nodes (every joint is in the skeleton). */

@@ -79,6 +79,29 @@ describe('one JOINTS_0/WEIGHTS_0 set', () => {
     expect(one.empty).toBe(3);
   });
 
+  it('says tidy only when the arrays need nothing from validation: sorted, summing to 1, unused slots (0, 0)', () => {
+    let tidySets = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      const inf = oneInfluenceSet(randomSet(300, 40, seed), 300, 40, 'f');
+      if (!inf.tidy) continue;
+      tidySets++;
+      let most = 0;
+      for (let v = 0; v < 300; v++) {
+        const w = Array.from(inf.weights.subarray(v * 4, v * 4 + 4));
+        const j = Array.from(inf.joints.subarray(v * 4, v * 4 + 4));
+        expect(w[0]! >= w[1]! && w[1]! >= w[2]! && w[2]! >= w[3]! && w[3]! >= 0).toBe(true);
+        expect(Math.abs(w[0]! + w[1]! + w[2]! + w[3]! - 1)).toBeLessThan(1e-3);
+        for (let k = 0; k < 4; k++) if (w[k] === 0) expect(j[k]).toBe(0);
+        most = Math.max(most, w.filter((x) => x > 0).length);
+      }
+      expect(inf.maxInfluences).toBe(most);
+    }
+    expect(tidySets).toBeGreaterThan(2);
+    // The smallest float32 weight next to a large one divides to below float32's range: a 0 weight with a joint.
+    const underflow = { j: Uint8Array.of(1, 2, 0, 0), w: Float32Array.of(3, 1e-45, 0, 0) };
+    expect(oneInfluenceSet(underflow, 1, 4, 'f').tidy).toBe(false);
+  });
+
   it('keeps the tidy case as written, divided by its sum', () => {
     const set = { j: Uint8Array.of(3, 1, 7, 9), w: Float32Array.of(0.5, 0.3, 0.2, 0) };
     const inf = oneInfluenceSet(set, 1, 10, 'f');
