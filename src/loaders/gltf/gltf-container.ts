@@ -119,47 +119,30 @@ function readGlb(fileName: string, bytes: Uint8Array): GltfContainer {
   return { format: 'glb', json: json!, bin };
 }
 
-/**
- * Nesting depth of JSON bytes (strings skipped); stops counting past MAX_GLTF_JSON_DEPTH and says where. The bytes
- * are visited only where a quote or bracket is, each found with a native search (`indexOf`) from where the scan
- * stands: in numbers, keys and values the engine searches, not a loop of ours.
- */
+/** Nesting depth of JSON bytes (strings skipped); stops counting past MAX_GLTF_JSON_DEPTH and says where. */
 function checkDepth(fileName: string, bytes: Uint8Array, base: number): void {
-  const n = bytes.length;
-  const next = (c: number, from: number): number => {
-    const k = bytes.indexOf(c, from);
-    return k < 0 ? n : k;
-  };
-  let quote = next(0x22, 0);
-  let openObject = next(0x7b, 0);
-  let openArray = next(0x5b, 0);
-  let closeObject = next(0x7d, 0);
-  let closeArray = next(0x5d, 0);
   let depth = 0;
-  for (;;) {
-    const i = Math.min(quote, openObject, openArray, closeObject, closeArray);
-    if (i >= n) return;
-    let after = i + 1;
-    if (i === quote) {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 0x22) {
+      // Skip the string: the next quote not escaped (an even run of backslashes before it), by native search.
       let j = bytes.indexOf(0x22, i + 1);
       for (;;) {
-        if (j < 0) return; // an unterminated string runs to the end
+        if (j < 0) {
+          j = bytes.length;
+          break;
+        }
         let slashes = 0;
         while (bytes[j - 1 - slashes] === 0x5c && j - 1 - slashes > i) slashes++;
         if ((slashes & 1) === 0) break;
         j = bytes.indexOf(0x22, j + 1);
       }
-      after = j + 1;
-    } else if (i === openObject || i === openArray) {
+      i = j;
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > MAX_GLTF_JSON_DEPTH) {
         throw new LoadError(`${fileName}: byte offset ${base + i}: the JSON nests deeper than ${MAX_GLTF_JSON_DEPTH} levels`, -1, base + i);
       }
-    } else depth--;
-    if (quote < after) quote = next(0x22, after);
-    if (openObject < after) openObject = next(0x7b, after);
-    if (openArray < after) openArray = next(0x5b, after);
-    if (closeObject < after) closeObject = next(0x7d, after);
-    if (closeArray < after) closeArray = next(0x5d, after);
+    } else if (c === 0x7d || c === 0x5d) depth--;
   }
 }
 
