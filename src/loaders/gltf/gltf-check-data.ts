@@ -25,6 +25,31 @@ function span(a: AccessorLayout): number {
   return a.stride * (a.count - 1) + COMPONENT_SIZE[a.componentType]! * a.components;
 }
 
+// The two scans below are whole functions ending in a plain return: a long loop that V8 replaces on the stack
+// (one call per load, thousands of elements) must not run into property reads after it that V8 has no feedback
+// for, or V8 may deoptimise it again on every load (seen with the index scan inline in checkIndexValues).
+
+/** Offset in `f` of the first NaN or ±Infinity among `count` elements of `components` floats, `step` floats apart; -1 if none. */
+function firstNonFinite(f: Float32Array, count: number, step: number, components: number): number {
+  for (let i = 0, o = 0; i < count; i++, o += step) {
+    for (let j = 0; j < components; j++) {
+      const v = f[o + j]!;
+      if (v - v !== 0) return o + j;
+    }
+  }
+  return -1;
+}
+
+/** The largest of `count` values `step` apart. */
+function largest(ix: Uint8Array | Uint16Array | Uint32Array, count: number, step: number): number {
+  let max = 0;
+  for (let i = 0, o = 0; i < count; i++, o += step) {
+    const v = ix[o]!;
+    if (v > max) max = v;
+  }
+  return max;
+}
+
 /**
  * Accessor `index` holds only finite floats (NaN and ±Infinity fail); `what` says what it is used as. True when
  * every value was read (false: data not readable yet, or not FLOAT).
@@ -37,14 +62,8 @@ export function checkFinite(ctx: CheckContext, acc: readonly AccessorLayout[], i
     ctx.fail(ptr, `${where}element ${element} holds ${v} (${what}); only finite numbers are allowed`);
   if (a.bytes) {
     const f = typed<Float32Array>(Float32Array, a.bytes, a.byteOffset, span(a));
-    const step = a.stride >> 2;
-    const c = a.components;
-    for (let i = 0, o = 0; i < a.count; i++, o += step) {
-      for (let j = 0; j < c; j++) {
-        const v = f[o + j]!;
-        if (v - v !== 0) bad(i, v, '');
-      }
-    }
+    const at = firstNonFinite(f, a.count, a.stride >> 2, a.components);
+    if (at >= 0) bad(Math.floor(at / (a.stride >> 2)), f[at]!, '');
   }
   const s = a.sparse;
   if (s?.valueBytes) {
@@ -90,12 +109,7 @@ export function checkIndexValues(ctx: CheckContext, acc: readonly AccessorLayout
     const size = ctor.BYTES_PER_ELEMENT;
     const ix = typed<Uint8Array | Uint16Array | Uint32Array>(ctor, a.bytes, a.byteOffset, span(a));
     const step = a.stride / size;
-    let max = 0;
-    for (let i = 0, o = 0; i < a.count; i++, o += step) {
-      const v = ix[o]!;
-      if (v > max) max = v;
-    }
-    if (max >= vertexCount) {
+    if (largest(ix, a.count, step) >= vertexCount) {
       for (let i = 0, o = 0; i < a.count; i++, o += step) if (ix[o]! >= vertexCount) report(i, ix[o]!);
     }
   }

@@ -66,12 +66,44 @@ export function mergeInfluenceSets(sets: readonly InfluenceSet[], vertexCount: n
 export function oneInfluenceSet({ j, w }: InfluenceSet, vertexCount: number, jointCount: number, where: string): Influences {
   const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
   const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
+  const counts = new Int32Array(COUNTS);
+  // Short calls rather than one long loop: V8 then optimises settleVertices whole, with feedback for every path,
+  // instead of replacing one long loop on the stack, which it was seen to deoptimise again on every load.
+  for (let v = 0; v < vertexCount; v += CHUNK) settleVertices(j, w, joints, weights, v, Math.min(vertexCount, v + CHUNK), jointCount, where, counts);
+  return {
+    joints,
+    weights,
+    maxInfluences: counts[MAX]!,
+    overflow: 0,
+    rescaled: counts[RESCALED]!,
+    empty: counts[EMPTY]!,
+    tidy: counts[UNTIDY] === 0,
+  };
+}
+
+/** Vertices per settleVertices call. */
+const CHUNK = 256;
+/** settleVertices' running counts: the largest influence count, vertices rescaled, vertices empty, untidy ones. */
+const MAX = 0, RESCALED = 1, EMPTY = 2, UNTIDY = 3, COUNTS = 4;
+
+/** Vertices [from, to) of oneInfluenceSet (see there), adding to `counts`. */
+function settleVertices(
+  j: Uint32Array | Uint16Array | Uint8Array,
+  w: Float32Array,
+  joints: Uint16Array,
+  weights: Float32Array,
+  from: number,
+  to: number,
+  jointCount: number,
+  where: string,
+  counts: Int32Array,
+): void {
   let maxInfluences = 0;
   let rescaled = 0;
   let empty = 0;
-  // False once a positive weight, divided by its sum, rounds to a float32 0 (validation then tidies its joint).
-  let tidy = true;
-  for (let v = 0, o = 0; v < vertexCount; v++, o += 4) {
+  // Vertices where a positive weight, divided by its sum, rounds to a float32 0 (validation then tidies its joint).
+  let untidy = 0;
+  for (let v = from, o = from * 4; v < to; v++, o += 4) {
     const w0 = w[o]!, w1 = w[o + 1]!, w2 = w[o + 2]!, w3 = w[o + 3]!;
     let j0 = j[o]!, j1 = j[o + 1]!, j2 = j[o + 2]!, j3 = j[o + 3]!;
     if ((w0 > 0 && j0 >= jointCount) || (w1 > 0 && j1 >= jointCount) || (w2 > 0 && j2 >= jointCount) || (w3 > 0 && j3 >= jointCount)) {
@@ -119,7 +151,10 @@ export function oneInfluenceSet({ j, w }: InfluenceSet, vertexCount: number, joi
       count++;
     }
     if (count > maxInfluences) maxInfluences = count;
-    if (weights[o + count - 1] === 0) tidy = false;
+    if (weights[o + count - 1] === 0) untidy++;
   }
-  return { joints, weights, maxInfluences, overflow: 0, rescaled, empty, tidy };
+  if (maxInfluences > counts[MAX]!) counts[MAX] = maxInfluences;
+  counts[RESCALED] += rescaled;
+  counts[EMPTY] += empty;
+  counts[UNTIDY] += untidy;
 }
