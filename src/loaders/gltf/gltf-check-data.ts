@@ -57,23 +57,22 @@ function largest(ix: Uint8Array | Uint16Array | Uint32Array, count: number, step
 export function checkFinite(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, what: string): boolean {
   const a = acc[index]!;
   if (a.componentType !== FLOAT) return false;
-  const ptr = `/accessors/${index}`;
-  const bad = (element: number, v: number, where: string): never =>
-    ctx.fail(ptr, `${where}element ${element} holds ${v} (${what}); only finite numbers are allowed`);
   if (a.bytes) {
     const f = typed<Float32Array>(Float32Array, a.bytes, a.byteOffset, span(a));
     const at = firstNonFinite(f, a.count, a.stride >> 2, a.components);
-    if (at >= 0) bad(Math.floor(at / (a.stride >> 2)), f[at]!, '');
+    if (at >= 0) notFinite(ctx, index, Math.floor(at / (a.stride >> 2)), f[at]!, '', what);
   }
   const s = a.sparse;
   if (s?.valueBytes) {
     const f = typed<Float32Array>(Float32Array, s.valueBytes, s.valueOffset, s.count * a.components * 4);
-    for (let k = 0; k < f.length; k++) {
-      const v = f[k]!;
-      if (v - v !== 0) bad(Math.floor(k / a.components), v, 'sparse value ');
-    }
+    const at = firstNonFinite(f, f.length, 1, 1);
+    if (at >= 0) notFinite(ctx, index, Math.floor(at / a.components), f[at]!, 'sparse value ', what);
   }
   return complete(a);
+}
+
+function notFinite(ctx: CheckContext, index: number, element: number, v: number, where: string, what: string): never {
+  return ctx.fail(`/accessors/${index}`, `${where}element ${element} holds ${v} (${what}); only finite numbers are allowed`);
 }
 
 /** True when the check can read all of the accessor's values: its bytes (or zeros) and its sparse values. */
