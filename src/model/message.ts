@@ -7,8 +7,12 @@
 
 export const SHOWN_CHARS = 60;
 
+/** A control character (escaped as \xNN in messages). */
+const CONTROL = /[\x00-\x1f\x7f]/;
+
 /** `s` cut to SHOWN_CHARS characters (with '…') and with control characters escaped. */
 export function clipped(s: string): string {
+  if (s.length <= SHOWN_CHARS && !CONTROL.test(s)) return s;
   const cut = s.length > SHOWN_CHARS;
   const head = cut ? s.slice(0, SHOWN_CHARS) : s;
   let out = '';

@@ -30,7 +30,8 @@ const CHANNELS = [
   ['scale', 3],
 ] as const;
 
-export function checkClip(scene: Scene, clipIndex: number): void {
+/** `checked`: key arrays known finite already (validateScene's contract); their scans are skipped. */
+export function checkClip(scene: Scene, clipIndex: number, checked: ReadonlySet<ArrayBufferView>): void {
   const clip = scene.clips[clipIndex]! as Writable<Clip>;
   const label = `${scene.name}: clip ${quoted(clip.name)}`;
   const names = scene.skeleton.names;
@@ -43,6 +44,8 @@ export function checkClip(scene: Scene, clipIndex: number): void {
   let nonUnit = 0;
   let firstZero = '';
   let firstNonUnit = '';
+  // Key times already found finite and strictly ascending: channels often share one array (one glTF input accessor).
+  const goodTimes = new Set<Float32Array>();
   const span = (times: Float32Array): void => {
     const n = times.length;
     if (n === 0) return;
@@ -55,16 +58,19 @@ export function checkClip(scene: Scene, clipIndex: number): void {
   for (const track of clip.tracks) {
     const t = track as Writable<Track>;
     const node = `node ${quoted(names[t.node])}`;
-    for (const [kind, stride] of CHANNELS) {
+    for (let c = 0; c < CHANNELS.length; c++) {
+      const kind = CHANNELS[c]![0];
+      const stride = CHANNELS[c]![1];
       const ch = t[kind];
       if (ch === null) continue;
       const n = ch.times.length;
       if (ch.values.length !== n * stride) {
         throw new LoadError(`${label}: ${node}: ${kind} has ${plural(n, 'key time')} but ${ch.values.length} values (${stride} per key)`);
       }
-      const badTime = firstNonFinite(ch.times);
+      const known = goodTimes.has(ch.times);
+      const badTime = known || checked.has(ch.times) ? -1 : firstNonFinite(ch.times);
       if (badTime >= 0) throw new LoadError(`${label}: ${node}: ${kind} key ${badTime} has time ${ch.times[badTime]}`);
-      const badValue = firstNonFinite(ch.values);
+      const badValue = checked.has(ch.values) ? -1 : firstNonFinite(ch.values);
       if (badValue >= 0) throw new LoadError(`${label}: ${node}: ${kind} key ${Math.floor(badValue / stride)} has a NaN or infinite value`);
       if (stride === 4) {
         const r = normaliseQuaternions(ch.values, 0, 4, n);
@@ -74,7 +80,8 @@ export function checkClip(scene: Scene, clipIndex: number): void {
         nonUnit += r.nonUnit;
       }
       let times = ch.times;
-      if (!strictlyAscending(times)) {
+      if (known || strictlyAscending(times)) goodTimes.add(times);
+      else {
         const sorted = sortKeys(times, ch.values, stride);
         reordered += sorted.problems;
         t[kind] = { times: sorted.times, values: sorted.values };
@@ -91,11 +98,13 @@ export function checkClip(scene: Scene, clipIndex: number): void {
       const what = `morph track ${quoted(scene.morphTargets[mt.target])}`;
       const n = mt.times.length;
       if (mt.values.length !== n) throw new LoadError(`${label}: ${what} has ${plural(n, 'key time')} but ${plural(mt.values.length, 'weight')}`);
-      const badTime = firstNonFinite(mt.times);
+      const known = goodTimes.has(mt.times);
+      const badTime = known || checked.has(mt.times) ? -1 : firstNonFinite(mt.times);
       if (badTime >= 0) throw new LoadError(`${label}: ${what} key ${badTime} has time ${mt.times[badTime]}`);
       const badValue = firstNonFinite(mt.values);
       if (badValue >= 0) throw new LoadError(`${label}: ${what} key ${badValue} has weight ${mt.values[badValue]}`);
-      if (!strictlyAscending(mt.times)) {
+      if (known || strictlyAscending(mt.times)) goodTimes.add(mt.times);
+      else {
         const sorted = sortKeys(mt.times, mt.values, 1);
         reordered += sorted.problems;
         morphTracks[i] = { target: mt.target, times: sorted.times, values: sorted.values };

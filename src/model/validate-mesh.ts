@@ -27,21 +27,22 @@ import { andOthers, num, warn, type Writable } from './validate-common.ts';
 /** Normals shorter than this are treated as missing. */
 const ZERO_NORMAL = 1e-8;
 
-export function checkMeshValues(scene: Scene, m: SkinnedMesh): void {
+/** `checked`: arrays known finite already (validateScene's contract); their scans are skipped. */
+export function checkMeshValues(scene: Scene, m: SkinnedMesh, checked: ReadonlySet<ArrayBufferView>): void {
   const label = `${scene.name}: mesh ${quoted(m.name)}`;
-  finiteVertices(label, m.positions, 3, 'a NaN or infinite position');
+  if (!checked.has(m.positions)) finiteVertices(label, m.positions, 3, 'a NaN or infinite position');
   if (m.uvs) repairVertices(scene, m, m.uvs, UV_FILL, 'a NaN or infinite texture coordinate', '(0, 0) used');
   if (m.tangents) repairVertices(scene, m, m.tangents, TANGENT_FILL, 'a NaN or infinite tangent', 'the default (1, 0, 0) used');
   checkColours(scene, m);
   const names = scene.skeleton.names;
-  for (let s = 0; s < m.bones.length; s++) {
+  for (let s = checked.has(m.invBind) ? m.bones.length : 0; s < m.bones.length; s++) {
     for (let k = s * 16; k < s * 16 + 16; k++) {
       const x = m.invBind[k]!;
       if (x - x !== 0) throw new LoadError(`${label}: the offset matrix of bone ${quoted(names[m.bones[s]!])} (palette slot ${s}) has NaN or infinite values`);
     }
   }
   repairNormals(scene, m);
-  checkWeights(scene, m);
+  if (!(checked.has(m.joints) && checked.has(m.weights))) checkWeights(scene, m);
   const targets = scene.morphTargets;
   if (m.morphs) {
     for (let t = 0; t < m.morphs.length; t++) {

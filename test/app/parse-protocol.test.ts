@@ -2,10 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { earlyFromName, errorFields, errorFromFields, ownedBytes, transferables, workerName } from '../../src/app/parse-protocol.ts';
-import { loadModel } from '../../src/loaders/load-model.ts';
+import { loadModel, loadModelAsync } from '../../src/loaders/load-model.ts';
 import { LoadError } from '../../src/model/errors.ts';
 import type { Scene } from '../../src/model/types.ts';
 import { corpusBytes, HAVE_CORPUS } from '../corpus.ts';
+import { corpusFile, HAVE_GLTF_CORPUS } from '../loaders/gltf/gltf-corpus.ts';
 
 /** What the parse worker sends back: a Scene survives structured clone exactly, its buffers moved, not copied. */
 
@@ -39,6 +40,18 @@ describe('a parsed Scene crosses to the page', () => {
     it.each(['tiny.x', 'soldier.m3d', 'dbpro_zombie.x', 'heli.x'])('%s', (f) => {
       expectClonesExactly(f, corpusBytes(f));
     });
+  });
+
+  it.skipIf(!HAVE_GLTF_CORPUS)('a glTF Scene, whose embedded images are views over the file, arrives whole with the file buffer listed once', async () => {
+    const { bytes } = corpusFile('khronos/CesiumMan.glb');
+    const scene = await loadModelAsync('CesiumMan.glb', bytes);
+    const reference = await loadModelAsync('CesiumMan.glb', bytes.slice());
+    expect(scene.images?.length).toBeGreaterThan(0);
+    const transfer = transferables(scene);
+    expect(new Set(transfer).size).toBe(transfer.length);
+    const clone = structuredClone(scene, { transfer }) as Scene;
+    expect(clone).toEqual(reference);
+    for (const [path, view] of typedArrays(scene)) expect(view.byteLength, `${path} was copied, not transferred`).toBe(0);
   });
 
   it('views sharing one buffer list it once; non-views add nothing', () => {

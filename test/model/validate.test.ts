@@ -196,6 +196,19 @@ describe('validateScene: vertices', () => {
     expect(scene.warnings).toEqual([warning]);
   });
 
+  it('skips the value scans of arrays its caller has checked already, and only those', () => {
+    // A loader that scanned positions and offset matrices itself hands them over; the other arrays are still read.
+    const vouched = withMesh(tinyScene(), (m) => {
+      m.positions[4] = NaN;
+      m.invBind[13] = NaN;
+    });
+    const m = vouched.meshes[0]!;
+    validateScene(vouched, new Set([m.positions, m.invBind]));
+    expect(vouched.warnings).toEqual([]);
+    const other = withMesh(tinyScene(), (mesh) => (mesh.positions[4] = NaN));
+    loadErrorOf(() => validateScene(other, new Set([other.meshes[0]!.invBind])), /vertex 1 has a NaN or infinite position/);
+  });
+
   it('refuses a NaN offset matrix, naming the bone', () => {
     const scene = withMesh(tinyScene(), (m) => (m.invBind[2 * 16 + 13] = NaN));
     loadErrorOf(() => validateScene(scene), /^tiny\.test: mesh 'Body': the offset matrix of bone 'hand' \(palette slot 2\) has NaN or infinite values$/);

@@ -39,7 +39,11 @@ export function readUints(accessor: Accessor, where: string): Uint32Array {
   const src = accessor.getArray();
   if (!src) throw new LoadError(`${where}: the accessor has no data`);
   if (src instanceof Uint32Array) return src.slice();
-  if (src instanceof Uint8Array || src instanceof Uint16Array) return Uint32Array.from(src);
+  if (src instanceof Uint8Array || src instanceof Uint16Array) {
+    const out = new Uint32Array(src.length);
+    out.set(src);
+    return out;
+  }
   throw new LoadError(`${where}: expected unsigned integer components, the accessor holds ${src.constructor.name}`);
 }
 
@@ -58,6 +62,14 @@ export function lookFloats(accessor: Accessor, where: string, elementSize: numbe
   const src = accessor.getArray();
   if (src instanceof Float32Array && accessor.getElementSize() === elementSize) return src;
   return readFloats(accessor, where, elementSize);
+}
+
+/**
+ * True when every value of `accessor` is known finite: the structural check scanned it, or it holds integers
+ * (dequantised to finite floats).
+ */
+export function knownFinite(accessor: Accessor): boolean {
+  return accessor.checkedFinite || !(accessor.getArray() instanceof Float32Array);
 }
 
 /** Element count of an accessor (0 when it has no data). */

@@ -1,7 +1,7 @@
 import { LoadError } from '../../model/errors.ts';
 import type { Channel, Clip, ClipMarker, MorphTrack } from '../../model/types.ts';
-import { readFloats } from './gltf-accessor.ts';
-import type { GltfAnimation as Animation, GltfDoc } from './gltf-doc.ts';
+import { knownFinite, readFloats } from './gltf-accessor.ts';
+import type { GltfAccessor as Accessor, GltfAnimation as Animation, GltfDoc } from './gltf-doc.ts';
 import type { MorphTable } from './gltf-morph.ts';
 import { UniqueNames } from './gltf-names.ts';
 import type { GltfSkeleton } from './gltf-nodes.ts';
@@ -13,7 +13,8 @@ import { cubicToLinear, stepToLinear, type LinearKeys } from './gltf-resample.ts
  * - translation / rotation / scale channels become the node's Track channels; `weights` channels become one
  *   MorphTrack per target of the node's mesh (gltf-morph.ts numbers them). Channels on any skeleton node count:
  *   a non-joint node's channel moves its rigid meshes and the skins below it.
- * - LINEAR keys are kept; STEP and CUBICSPLINE are converted to linear keys (gltf-resample.ts).
+ * - LINEAR keys are kept; STEP and CUBICSPLINE are converted to linear keys (gltf-resample.ts). Channels whose
+ *   samplers read one input accessor share its key-times array (read once).
  * - Time is the file's own: keys are not shifted (a clip whose first key is at 0.04 s holds that key before
  *   it); duration = the last key time of any channel.
  * - Markers: `extras.markers` = [{ time: seconds, name: one word }] (skinlab's exporter writes them);
@@ -23,13 +24,15 @@ import { cubicToLinear, stepToLinear, type LinearKeys } from './gltf-resample.ts
  * Output accessor sizes that do not match the input's key count are a LoadError.
  */
 
-export function buildClips(doc: GltfDoc, skeleton: GltfSkeleton, morph: MorphTable, fileName: string, warnings: string[]): Clip[] {
+/** `checked` (validateScene's) gets the LINEAR key arrays read from accessors known finite. */
+export function buildClips(doc: GltfDoc, skeleton: GltfSkeleton, morph: MorphTable, fileName: string, warnings: string[], checked: Set<ArrayBufferView>): Clip[] {
   const clips: Clip[] = [];
   const names = new UniqueNames();
   const skipped = { outside: 0, noTargets: 0, noPath: 0 };
+  const times = new Map<Accessor, Float32Array>();
   doc.animations.forEach((anim, i) => {
     const name = names.take(anim.getName() || `animation_${i}`);
-    clips.push(buildClip(anim, name, `${fileName}: animation ${i} ("${name}")`, skeleton, morph, skipped, warnings));
+    clips.push(buildClip(anim, name, `${fileName}: animation ${i} ("${name}")`, skeleton, morph, skipped, warnings, times, checked));
   });
   if (skipped.outside > 0) warnings.push(`${skipped.outside} animation channel${skipped.outside === 1 ? '' : 's'} target nodes outside the scene: skipped`);
   if (skipped.noTargets > 0) warnings.push(`${skipped.noTargets} morph weight channel${skipped.noTargets === 1 ? '' : 's'} target nodes without morph targets: skipped`);
@@ -52,6 +55,8 @@ function buildClip(
   morph: MorphTable,
   skipped: { outside: number; noTargets: number; noPath: number },
   warnings: string[],
+  timesOf: Map<Accessor, Float32Array>,
+  checked: Set<ArrayBufferView>,
 ): Clip {
   const tracks = new Map<number, MutableTrack>();
   const morphTracks: MorphTrack[] = [];
@@ -73,7 +78,11 @@ function buildClip(
     const output = sampler.getOutput();
     const at = `${where}: channel ${c} (${path})`;
     if (!input || !output) throw new LoadError(`${at}: its sampler has no input or output accessor`);
-    const times = readFloats(input, `${at}: input`, 1);
+    let times = timesOf.get(input);
+    if (!times) {
+      timesOf.set(input, (times = readFloats(input, `${at}: input`, 1)));
+      if (knownFinite(input)) checked.add(times);
+    }
     const values = readFloats(output, `${at}: output`);
     const n = times.length;
     const interpolation = sampler.getInterpolation();
@@ -92,12 +101,16 @@ function buildClip(
     }
     if (n > 0 && times[n - 1]! > duration) duration = times[n - 1]!;
     const keys = toLinear(times, values, stride, interpolation, path === 'rotation');
+    // LINEAR keys are the accessors' own values; resampled ones are new numbers and get scanned.
+    const finiteValues = keys.values === values && knownFinite(output);
+    if (finiteValues) checked.add(values);
     if (path === 'weights') {
       const { start, count } = morph.base.get(index)!;
       const m = keys.times.length;
       for (let k = 0; k < count; k++) {
         const w = new Float32Array(m);
         for (let j = 0; j < m; j++) w[j] = keys.values[j * count + k]!;
+        if (finiteValues) checked.add(w);
         morphTracks.push({ target: start + k, times: keys.times, values: w });
       }
       return;

@@ -26,7 +26,9 @@ export function checkAnimations(ctx: CheckContext, layout: Layout): void {
   const acc = layout.accessors;
   const nodeCount = ctx.count('nodes');
   const scanned = new Set<number>();
-  for (const [i, anim] of ctx.top('animations').entries()) {
+  const animDefs = ctx.top('animations');
+  for (let i = 0; i < animDefs.length; i++) {
+    const anim = animDefs[i]!;
     const ptr = `/animations/${i}`;
     const samplers = ctx.arr(anim, 'samplers', ptr) ?? [];
     const channels = ctx.arr(anim, 'channels', ptr) ?? [];
@@ -48,12 +50,12 @@ export function checkAnimations(ctx: CheckContext, layout: Layout): void {
       if (!scanned.has(input)) {
         scanned.add(input);
         checkSparseIndices(ctx, acc, input);
-        checkKeyTimes(ctx, acc, input, `${sptr}/input`);
+        if (checkKeyTimes(ctx, acc, input, `${sptr}/input`)) layout.checked[input] = 1;
       }
       if (!scanned.has(output)) {
         scanned.add(output);
         checkSparseIndices(ctx, acc, output);
-        checkFinite(ctx, acc, output, 'animation output');
+        if (checkFinite(ctx, acc, output, 'animation output')) layout.checked[output] = 1;
       }
     }
     for (let c = 0; c < channels.length; c++) {

@@ -46,6 +46,11 @@ export interface Layout {
   readonly views: readonly ViewLayout[];
   readonly meshopt: readonly (MeshoptView | null)[];
   readonly accessors: readonly AccessorLayout[];
+  /**
+   * Per accessor, 1 where the finite scan (gltf-check-data.ts) read every value from the file and found it finite:
+   * FLOAT POSITION, NORMAL, morph deltas, inverse binds, key times and values. Filled by the scene and animation checks.
+   */
+  readonly checked: Uint8Array;
 }
 
 /** A meshopt-compressed bufferView: the checked source bytes and the decoder's parameters (not yet checked). */
@@ -60,6 +65,9 @@ export interface MeshoptView {
 /** Zero-filled accessors (no bufferView, or Draco-decoded) may total this many times the buffer bytes, plus 16 MiB. */
 const ZERO_ACCESSOR_RATIO = 64;
 const ZERO_ACCESSOR_SLACK = 16 << 20;
+
+/** An accessor's optional bounds fields. */
+const BOUNDS = ['min', 'max'];
 
 function meshopt(o: Obj): Obj | undefined {
   const ext = o['extensions'];
@@ -103,7 +111,9 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
 
   const views: ViewLayout[] = [];
   const meshoptViews: (MeshoptView | null)[] = [];
-  for (const [i, v] of ctx.top('bufferViews').entries()) {
+  const viewDefs = ctx.top('bufferViews');
+  for (let i = 0; i < viewDefs.length; i++) {
+    const v = viewDefs[i]!;
     const ptr = `/bufferViews/${i}`;
     const buffer = ctx.ref(v, 'buffer', ptr, 'buffers');
     if (buffer === undefined) ctx.fail(`${ptr}/buffer`, 'is missing');
@@ -144,7 +154,9 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
   const accessors: AccessorLayout[] = [];
   let zeroBytes = 0;
   const zeroLimit = ZERO_ACCESSOR_RATIO * totalBytes + ZERO_ACCESSOR_SLACK;
-  for (const [i, a] of ctx.top('accessors').entries()) {
+  const accessorDefs = ctx.top('accessors');
+  for (let i = 0; i < accessorDefs.length; i++) {
+    const a = accessorDefs[i]!;
     const ptr = `/accessors/${i}`;
     const componentType = a['componentType'];
     if (typeof componentType !== 'number' || COMPONENT_SIZE[componentType] === undefined) {
@@ -161,7 +173,8 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
       ctx.fail(`${ptr}/normalized`, `is true for ${COMPONENT_NAME[componentType]} components; only BYTE/SHORT types may be normalized`);
     }
     const components = TYPE_COMPONENTS[type]!;
-    for (const key of ['min', 'max']) {
+    for (let b = 0; b < BOUNDS.length; b++) {
+      const key = BOUNDS[b]!;
       const mm = ctx.arr(a, key, ptr);
       if (mm === undefined) continue;
       if (mm.length !== components) ctx.fail(`${ptr}/${key}`, `has ${mm.length} values; a ${type} has ${components}`);
@@ -193,7 +206,7 @@ export function checkLayout(ctx: CheckContext, resolved: readonly (Uint8Array | 
     const sparse = checkSparse(ctx, a, ptr, count, size, views);
     accessors.push({ componentType, type, components, count, stride, byteOffset, bytes, hasView: view !== undefined, view: view ?? -1, sparse });
   }
-  return { views, meshopt: meshoptViews, accessors };
+  return { views, meshopt: meshoptViews, accessors, checked: new Uint8Array(accessors.length) };
 }
 
 function checkSparse(ctx: CheckContext, a: Obj, ptr: string, count: number, size: number, views: readonly ViewLayout[]): SparseLayout | null {

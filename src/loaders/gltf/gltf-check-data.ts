@@ -6,7 +6,7 @@ import { CheckContext, COMPONENT_SIZE, FLOAT } from './gltf-check-util.ts';
  * count, ascending key times, sparse indices. Each reads the bytes once through a typed-array view over the
  * buffer (a copy only where the data is not aligned to its component size) and fails with the accessor's
  * pointer and the element. Accessors whose bytes are not readable yet (Draco, meshopt) are skipped: the
- * decoder's output is checked by the loader.
+ * decoder's output is checked by the loader. The scans say whether they read every value (Layout.checked).
  */
 
 type Ctor = Float32ArrayConstructor | Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor;
@@ -25,32 +25,59 @@ function span(a: AccessorLayout): number {
   return a.stride * (a.count - 1) + COMPONENT_SIZE[a.componentType]! * a.components;
 }
 
-/** Accessor `index` holds only finite floats (NaN and ±Infinity fail); `what` says what it is used as. */
-export function checkFinite(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, what: string): void {
+// The two scans below are whole functions ending in a plain return: a long loop that V8 replaces on the stack
+// (one call per load, thousands of elements) must not run into property reads after it that V8 has no feedback
+// for, or V8 may deoptimise it again on every load (seen with the index scan inline in checkIndexValues).
+
+/** Offset in `f` of the first NaN or ±Infinity among `count` elements of `components` floats, `step` floats apart; -1 if none. */
+function firstNonFinite(f: Float32Array, count: number, step: number, components: number): number {
+  for (let i = 0, o = 0; i < count; i++, o += step) {
+    for (let j = 0; j < components; j++) {
+      const v = f[o + j]!;
+      if (v - v !== 0) return o + j;
+    }
+  }
+  return -1;
+}
+
+/** The largest of `count` values `step` apart. */
+function largest(ix: Uint8Array | Uint16Array | Uint32Array, count: number, step: number): number {
+  let max = 0;
+  for (let i = 0, o = 0; i < count; i++, o += step) {
+    const v = ix[o]!;
+    if (v > max) max = v;
+  }
+  return max;
+}
+
+/**
+ * Accessor `index` holds only finite floats (NaN and ±Infinity fail); `what` says what it is used as. True when
+ * every value was read (false: data not readable yet, or not FLOAT).
+ */
+export function checkFinite(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, what: string): boolean {
   const a = acc[index]!;
-  if (a.componentType !== FLOAT) return;
-  const ptr = `/accessors/${index}`;
-  const bad = (element: number, v: number, where: string): never =>
-    ctx.fail(ptr, `${where}element ${element} holds ${v} (${what}); only finite numbers are allowed`);
+  if (a.componentType !== FLOAT) return false;
   if (a.bytes) {
     const f = typed<Float32Array>(Float32Array, a.bytes, a.byteOffset, span(a));
-    const step = a.stride >> 2;
-    const c = a.components;
-    for (let i = 0, o = 0; i < a.count; i++, o += step) {
-      for (let j = 0; j < c; j++) {
-        const v = f[o + j]!;
-        if (v - v !== 0) bad(i, v, '');
-      }
-    }
+    const at = firstNonFinite(f, a.count, a.stride >> 2, a.components);
+    if (at >= 0) notFinite(ctx, index, Math.floor(at / (a.stride >> 2)), f[at]!, '', what);
   }
   const s = a.sparse;
   if (s?.valueBytes) {
     const f = typed<Float32Array>(Float32Array, s.valueBytes, s.valueOffset, s.count * a.components * 4);
-    for (let k = 0; k < f.length; k++) {
-      const v = f[k]!;
-      if (v - v !== 0) bad(Math.floor(k / a.components), v, 'sparse value ');
-    }
+    const at = firstNonFinite(f, f.length, 1, 1);
+    if (at >= 0) notFinite(ctx, index, Math.floor(at / a.components), f[at]!, 'sparse value ', what);
   }
+  return complete(a);
+}
+
+function notFinite(ctx: CheckContext, index: number, element: number, v: number, where: string, what: string): never {
+  return ctx.fail(`/accessors/${index}`, `${where}element ${element} holds ${v} (${what}); only finite numbers are allowed`);
+}
+
+/** True when the check can read all of the accessor's values: its bytes (or zeros) and its sparse values. */
+function complete(a: AccessorLayout): boolean {
+  return (a.bytes !== null || a.view < 0) && (a.sparse === null || a.sparse.valueBytes !== null);
 }
 
 /** Sparse indices strictly increase and stay below the accessor's count. */
@@ -81,12 +108,7 @@ export function checkIndexValues(ctx: CheckContext, acc: readonly AccessorLayout
     const size = ctor.BYTES_PER_ELEMENT;
     const ix = typed<Uint8Array | Uint16Array | Uint32Array>(ctor, a.bytes, a.byteOffset, span(a));
     const step = a.stride / size;
-    let max = 0;
-    for (let i = 0, o = 0; i < a.count; i++, o += step) {
-      const v = ix[o]!;
-      if (v > max) max = v;
-    }
-    if (max >= vertexCount) {
+    if (largest(ix, a.count, step) >= vertexCount) {
       for (let i = 0, o = 0; i < a.count; i++, o += step) if (ix[o]! >= vertexCount) report(i, ix[o]!);
     }
   }
@@ -101,13 +123,10 @@ export function checkIndexValues(ctx: CheckContext, acc: readonly AccessorLayout
  * Key times: FLOAT SCALAR, finite, not negative, never decreasing. Equal neighbours are allowed with a
  * warning (the spec asks for strictly increasing times; real exporters repeat a key now and then).
  */
-export function checkKeyTimes(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, ptr: string): void {
+export function checkKeyTimes(ctx: CheckContext, acc: readonly AccessorLayout[], index: number, ptr: string): boolean {
   const a = acc[index]!;
   if (a.componentType !== FLOAT || a.type !== 'SCALAR') ctx.fail(ptr, `accessor ${index} holds ${a.type} of component type ${a.componentType}; key times must be FLOAT SCALAR`);
-  if (!a.bytes || a.sparse) {
-    checkFinite(ctx, acc, index, 'key times');
-    return;
-  }
+  if (!a.bytes || a.sparse) return checkFinite(ctx, acc, index, 'key times');
   const f = typed<Float32Array>(Float32Array, a.bytes, a.byteOffset, span(a));
   const step = a.stride >> 2;
   let prev = -Infinity;
@@ -121,4 +140,5 @@ export function checkKeyTimes(ctx: CheckContext, acc: readonly AccessorLayout[],
     prev = t;
   }
   if (repeats > 0) ctx.warn(`/accessors/${index}`, `${repeats} key time(s) repeat the one before them`);
+  return true;
 }

@@ -21,15 +21,22 @@ export const MAX_PRIMITIVE_TARGETS = 65536;
 const TEXTURE_SLOTS = ['baseColorTexture', 'metallicRoughnessTexture'];
 const MATERIAL_TEXTURES = ['normalTexture', 'occlusionTexture', 'emissiveTexture'];
 
+/** A node's transform fields and their lengths. */
+const TRANSFORM_FIELDS = ['translation', 'rotation', 'scale', 'matrix'];
+const TRANSFORM_LENGTHS = [3, 4, 3, 16];
+
 export function checkNodes(ctx: CheckContext): void {
   const nodes = ctx.top('nodes');
   const parent = new Int32Array(nodes.length).fill(-1);
-  for (const [i, n] of nodes.entries()) {
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
     const ptr = `/nodes/${i}`;
     ctx.ref(n, 'mesh', ptr, 'meshes');
     ctx.ref(n, 'skin', ptr, 'skins');
     ctx.ref(n, 'camera', ptr, 'cameras');
-    for (const [key, len] of [['translation', 3], ['rotation', 4], ['scale', 3], ['matrix', 16]] as const) {
+    for (let f = 0; f < TRANSFORM_FIELDS.length; f++) {
+      const key = TRANSFORM_FIELDS[f]!;
+      const len = TRANSFORM_LENGTHS[f]!;
       const v = ctx.arr(n, key, ptr);
       if (v === undefined) continue;
       if (v.length !== len) ctx.fail(`${ptr}/${key}`, `has ${v.length} numbers, not ${len}`);
@@ -61,7 +68,8 @@ export function checkNodes(ctx: CheckContext): void {
   const scenes = ctx.top('scenes');
   if (scenes.length > MAX_SCENES) ctx.fail('/scenes', `${scenes.length} scenes, more than skinlab's limit of ${MAX_SCENES}`);
   const seen = new Int32Array(nodes.length).fill(-1);
-  for (const [s, scene] of scenes.entries()) {
+  for (let s = 0; s < scenes.length; s++) {
+    const scene = scenes[s]!;
     const list = ctx.arr(scene, 'nodes', `/scenes/${s}`) ?? [];
     for (let k = 0; k < list.length; k++) {
       const n = ctx.index(list[k], `/scenes/${s}/nodes/${k}`, 'nodes', nodes.length);
@@ -97,7 +105,9 @@ function checkTextureInfo(ctx: CheckContext, o: Obj, key: string, ptr: string): 
 }
 
 export function checkMaterials(ctx: CheckContext): void {
-  for (const [i, m] of ctx.top('materials').entries()) {
+  const materialDefs = ctx.top('materials');
+  for (let i = 0; i < materialDefs.length; i++) {
+    const m = materialDefs[i]!;
     const ptr = `/materials/${i}`;
     const pbr = ctx.obj(m, 'pbrMetallicRoughness', ptr);
     if (pbr) for (const key of TEXTURE_SLOTS) checkTextureInfo(ctx, pbr, key, `${ptr}/pbrMetallicRoughness`);
@@ -107,7 +117,9 @@ export function checkMaterials(ctx: CheckContext): void {
       ctx.fail(`${ptr}/alphaMode`, `${JSON.stringify(mode)?.slice(0, 40)} is not OPAQUE, MASK or BLEND`);
     }
   }
-  for (const [i, t] of ctx.top('textures').entries()) {
+  const textureDefs = ctx.top('textures');
+  for (let i = 0; i < textureDefs.length; i++) {
+    const t = textureDefs[i]!;
     const ptr = `/textures/${i}`;
     ctx.ref(t, 'source', ptr, 'images');
     ctx.ref(t, 'sampler', ptr, 'samplers');
@@ -118,7 +130,9 @@ export function checkMaterials(ctx: CheckContext): void {
       }
     }
   }
-  for (const [i, img] of ctx.top('images').entries()) {
+  const imageDefs = ctx.top('images');
+  for (let i = 0; i < imageDefs.length; i++) {
+    const img = imageDefs[i]!;
     const ptr = `/images/${i}`;
     const view = ctx.ref(img, 'bufferView', ptr, 'bufferViews');
     const uri = ctx.str(img, 'uri', ptr);
@@ -136,11 +150,13 @@ export function checkMeshes(ctx: CheckContext, layout: Layout): void {
     if (finite.has(index)) return;
     finite.add(index);
     checkSparseIndices(ctx, acc, index);
-    checkFinite(ctx, acc, index, what);
+    if (checkFinite(ctx, acc, index, what)) layout.checked[index] = 1;
   };
   let allTargets = 0;
   let allPrimitives = 0;
-  for (const [m, mesh] of ctx.top('meshes').entries()) {
+  const meshDefs = ctx.top('meshes');
+  for (let m = 0; m < meshDefs.length; m++) {
+    const mesh = meshDefs[m]!;
     const mptr = `/meshes/${m}`;
     const prims = ctx.arr(mesh, 'primitives', mptr);
     if (!prims || prims.length === 0) ctx.fail(`${mptr}/primitives`, 'is missing or empty; a mesh has at least one primitive');
@@ -209,7 +225,9 @@ export function checkMeshes(ctx: CheckContext, layout: Layout): void {
 
 export function checkSkins(ctx: CheckContext, layout: Layout): void {
   const nodeCount = ctx.count('nodes');
-  for (const [s, skin] of ctx.top('skins').entries()) {
+  const skinDefs = ctx.top('skins');
+  for (let s = 0; s < skinDefs.length; s++) {
+    const skin = skinDefs[s]!;
     const ptr = `/skins/${s}`;
     const joints = ctx.arr(skin, 'joints', ptr);
     if (!joints || joints.length === 0) ctx.fail(`${ptr}/joints`, 'is missing or empty');
@@ -230,7 +248,7 @@ export function checkSkins(ctx: CheckContext, layout: Layout): void {
         ctx.fail(`${ptr}/inverseBindMatrices`, `accessor ${ibm} has ${a.count} matrices for ${joints.length} joints`);
       }
       checkSparseIndices(ctx, layout.accessors, ibm);
-      checkFinite(ctx, layout.accessors, ibm, 'inverse bind matrix');
+      if (checkFinite(ctx, layout.accessors, ibm, 'inverse bind matrix')) layout.checked[ibm] = 1;
     }
   }
 }

@@ -33,7 +33,8 @@ function names(ctx: CheckContext, key: string): string[] {
 function checkExtensions(ctx: CheckContext): void {
   const used = names(ctx, 'extensionsUsed');
   const required = names(ctx, 'extensionsRequired');
-  for (const [k, name] of required.entries()) {
+  for (let k = 0; k < required.length; k++) {
+    const name = required[k]!;
     if (GLTF_EXTENSIONS_READ.includes(name)) continue;
     const degraded = REQUIRED_BUT_DEGRADED[name];
     if (degraded) ctx.warn(`/extensionsRequired/${k}`, `${name}: ${degraded}`);
@@ -48,7 +49,9 @@ const NAMED = ['accessors', 'animations', 'buffers', 'bufferViews', 'cameras', '
 /** Every object's `name` is a string, and a mesh's `extras.targetNames` strings (the reader uses them as text). */
 function checkNames(ctx: CheckContext): void {
   for (const kind of NAMED) {
-    for (const [i, o] of ctx.top(kind).entries()) {
+    const objects = ctx.top(kind);
+    for (let i = 0; i < objects.length; i++) {
+      const o = objects[i]!;
       ctx.str(o, 'name', `/${kind}/${i}`);
       const extras = o['extras'];
       if (kind === 'meshes' && typeof extras === 'object' && extras !== null && !Array.isArray(extras)) {

@@ -41,11 +41,15 @@ export function readDoc(inputs: DocInputs): GltfDoc {
   const { json, layout } = inputs;
   const used = new Set(Array.isArray(json['extensionsUsed']) ? (json['extensionsUsed'] as unknown[]) : []);
 
+  const accessorDefs = json['accessors'] as Obj[];
   const accessors = layout.accessors.map((a, i) => {
-    const where = `${inputs.fileName}: /accessors/${i}`;
-    const def = (json['accessors'] as Obj[])[i]!;
-    return new GltfAccessor(i, a.components, def['normalized'] === true, () =>
-      a.sparse === null && inputs.draco.has(i) ? inputs.draco.get(i)! : accessorArray(a, (v) => inputs.meshoptViews.get(v) ?? null, where),
+    const draco = a.sparse === null && inputs.draco.has(i);
+    return new GltfAccessor(
+      i,
+      a.components,
+      accessorDefs[i]!['normalized'] === true,
+      () => (draco ? inputs.draco.get(i)! : accessorArray(a, (v) => inputs.meshoptViews.get(v) ?? null, `${inputs.fileName}: /accessors/${i}`)),
+      !draco && layout.checked[i] === 1,
     );
   });
 
@@ -171,8 +175,9 @@ function transformOf(def: Obj, used: ReadonlySet<unknown>): GltfTextureTransform
 
 /**
  * One texture per image: its name, MIME type (`mimeType`, else from a data: URI's media type, else from the
- * URI's extension: `image/<ext>`, jpg → image/jpeg) and, when inside the file, a copy of its bytes (the Scene
- * keeps them apart from the file's buffer).
+ * URI's extension: `image/<ext>`, jpg → image/jpeg) and, when inside the file, its bytes: a view over the file's
+ * buffer (or the decoded meshopt view), not a copy. Nothing writes into image bytes; a parse worker's transfer list
+ * names the file's buffer once (src/app/parse-protocol.ts transferables).
  */
 function readTextures(inputs: DocInputs): GltfTexture[] {
   return list(inputs.json, 'images').map((img, i) => {
@@ -189,7 +194,7 @@ function readTextures(inputs: DocInputs): GltfTexture[] {
     const view = img['bufferView'];
     if (typeof view === 'number') {
       const bytes = inputs.layout.views[view]!.bytes ?? inputs.meshoptViews.get(view) ?? null;
-      image = bytes ? bytes.slice() : null;
+      image = bytes;
     }
     return new GltfTexture(i, text(img), mime, image);
   });

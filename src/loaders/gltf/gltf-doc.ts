@@ -19,6 +19,8 @@ export class GltfAccessor {
     private readonly components: number,
     private readonly normalized: boolean,
     private readonly read: () => ComponentArray | null,
+    /** The structural check read every value from the file and found it finite (Layout.checked; never for Draco data). */
+    readonly checkedFinite = false,
   ) {}
 
   /** count × components values of the accessor's component type (sparse applied, compression decoded). */

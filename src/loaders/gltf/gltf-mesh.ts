@@ -1,5 +1,5 @@
 import { LoadError } from '../../model/errors.ts';
-import { elementCount, readFloats, readUints } from './gltf-accessor.ts';
+import { elementCount, knownFinite, readFloats, readUints } from './gltf-accessor.ts';
 import type { GltfPrimitive as Primitive } from './gltf-doc.ts';
 
 /**
@@ -37,6 +37,8 @@ export interface PrimitiveGeometry {
   /** Why a COLOR_0 present in the file was not kept (for one warning), else null. */
   readonly colourNote: string | null;
   readonly indices: Uint32Array;
+  /** True when `indices` is 0, 1, 2, … vertexCount − 1 (a non-indexed triangle list): every vertex is already one triangle's own. */
+  readonly sequential: boolean;
   /** True when the file had no NORMAL: `normals` is then empty, and the caller computes flat ones (gltf-flat.ts). */
   readonly computedNormals: boolean;
 }
@@ -46,22 +48,28 @@ export const MODE_TRIANGLE_STRIP = 5;
 export const MODE_TRIANGLE_FAN = 6;
 
 /** Null for POINTS / LINES / LINE_LOOP / LINE_STRIP. */
-export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTransform | null, where: string): PrimitiveGeometry | null {
+/** `checked` gets the arrays validateScene need not scan again: the indices (all in range here), finite positions. */
+export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTransform | null, where: string, checked: Set<ArrayBufferView>): PrimitiveGeometry | null {
   const mode = prim.getMode();
   if (mode !== MODE_TRIANGLES && mode !== MODE_TRIANGLE_STRIP && mode !== MODE_TRIANGLE_FAN) return null;
   const posAccessor = prim.getAttribute('POSITION');
   if (!posAccessor) throw new LoadError(`${where}: the primitive has no POSITION attribute`);
   const positions = readFloats(posAccessor, `${where}: POSITION`, 3);
+  if (knownFinite(posAccessor)) checked.add(positions);
   const vertexCount = positions.length / 3;
 
   const indexAccessor = prim.getIndices();
   const raw = indexAccessor ? readUints(indexAccessor, `${where}: indices`) : null;
   const indices = triangulate(raw, vertexCount, mode);
-  for (let i = 0; i < indices.length; i++) {
-    if (indices[i]! >= vertexCount) {
-      throw new LoadError(`${where}: index ${indices[i]} at position ${i} is outside the primitive's ${vertexCount} vertices`);
+  // Generated indices (no index accessor) are below vertexCount by construction; the file's are checked.
+  if (raw) {
+    for (let i = 0; i < indices.length; i++) {
+      if (indices[i]! >= vertexCount) {
+        throw new LoadError(`${where}: index ${indices[i]} at position ${i} is outside the primitive's ${vertexCount} vertices`);
+      }
     }
   }
+  checked.add(indices);
 
   const normalAccessor = prim.getAttribute('NORMAL');
   let normals: Float32Array = new Float32Array(0);
@@ -85,7 +93,8 @@ export function readGeometry(prim: Primitive, uvSet: number, uvTransform: UvTran
     if (uvTransform) transformUvs(uvs, uvTransform);
   }
   const { colors, colourNote } = readColours(prim, vertexCount, where);
-  return { vertexCount, positions, normals, tangents, uvs, colors, colourNote, indices, computedNormals };
+  const sequential = !raw && mode === MODE_TRIANGLES && indices.length === vertexCount;
+  return { vertexCount, positions, normals, tangents, uvs, colors, colourNote, indices, sequential, computedNormals };
 }
 
 /** COLOR_0 → linear RGBA (4 floats per vertex, 0..1), or null with the reason when it cannot be used. */

@@ -29,9 +29,11 @@ export interface MeshInputs {
   readonly materials: MaterialSet;
   readonly morph: MorphTable;
   readonly warnings: string[];
+  /** validateScene's `checked`: arrays whose values the reader vouches for (gltf-mesh.ts, gltf-flat.ts, gltf-skin.ts). */
+  readonly checked: Set<ArrayBufferView>;
 }
 
-export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: MeshInputs): SkinnedMesh[] {
+export function buildMeshes({ fileName, skeleton, materials, morph, warnings, checked }: MeshInputs): SkinnedMesh[] {
   const geometry = new Map<Primitive, PrimitiveGeometry | null>();
   const influences = new Map<Primitive, Map<Skin, Influences | null>>();
   const palettes = new Map<Skin, Palette>();
@@ -58,7 +60,7 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
       const material = prim.getMaterial();
       let geo = geometry.get(prim);
       if (geo === undefined) {
-        geo = readGeometry(prim, materials.uvSet(material), materials.uvTransform(material), where);
+        geo = readGeometry(prim, materials.uvSet(material), materials.uvTransform(material), where, checked);
         geometry.set(prim, geo);
         if (geo === null) skippedModes++;
         else if (geo.colourNote) colourNotes.push(geo.colourNote);
@@ -80,7 +82,7 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
           }
         }
         let pal = palettes.get(skin);
-        if (!pal) palettes.set(skin, (pal = skinPalette(skin, indexOf, `${fileName}: skin "${skin.getName()}"`)));
+        if (!pal) palettes.set(skin, (pal = skinPalette(skin, indexOf, `${fileName}: skin "${skin.getName()}"`, checked)));
         palette = pal;
       }
       const skinned = inf !== null;
@@ -92,7 +94,11 @@ export function buildMeshes({ fileName, skeleton, materials, morph, warnings }: 
       const name = usedNames.take(base);
       let morphs: MorphDeltas[] | null = null;
       if (targets) morphs = primitiveDeltas(prim, geo.vertexCount, targets.start, total, where);
-      if (geo.computedNormals) ({ geometry: geo, influences: inf, morphs } = unweldFlat(geo, inf!, morphs));
+      if (geo.computedNormals) ({ geometry: geo, influences: inf, morphs } = unweldFlat(geo, inf!, morphs, checked));
+      if (inf!.tidy) {
+        checked.add(inf!.joints);
+        checked.add(inf!.weights);
+      }
       meshes.push({
         name,
         vertexCount: geo.vertexCount,

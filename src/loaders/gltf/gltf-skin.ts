@@ -1,7 +1,7 @@
 import { LoadError } from '../../model/errors.ts';
-import { normaliseInfluences } from '../../model/influences.ts';
 import { MAX_INFLUENCES } from '../../model/types.ts';
-import { lookFloats, lookUints, readFloats } from './gltf-accessor.ts';
+import { knownFinite, lookFloats, lookUints, readFloats } from './gltf-accessor.ts';
+import { mergeInfluenceSets, oneInfluenceSet, type InfluenceSet } from './gltf-influences.ts';
 import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './gltf-doc.ts';
 
 /**
@@ -26,6 +26,12 @@ export interface Influences {
   /** Vertices whose weights did not sum to 1 (rescaled), and vertices without any weight (given slot 0). */
   readonly rescaled: number;
   readonly empty: number;
+  /**
+   * The arrays are as validateScene's weight check would leave them (each vertex sorted, summing to 1 within
+   * WEIGHT_SUM_TOLERANCE, unused slots (joint 0, weight 0), joints below the palette size, maxInfluences exact),
+   * so that check may skip them.
+   */
+  readonly tidy: boolean;
 }
 
 export interface Palette {
@@ -35,7 +41,7 @@ export interface Palette {
 
 /** The primitive's JOINTS_n / WEIGHTS_n sets reduced to 4 per vertex; null when it has none. */
 export function readInfluences(prim: Primitive, vertexCount: number, jointCount: number, where: string): Influences | null {
-  const sets: { j: Uint32Array | Uint16Array | Uint8Array; w: Float32Array }[] = [];
+  const sets: InfluenceSet[] = [];
   for (let n = 0; ; n++) {
     const ja = prim.getAttribute(`JOINTS_${n}`);
     const wa = prim.getAttribute(`WEIGHTS_${n}`);
@@ -49,41 +55,7 @@ export function readInfluences(prim: Primitive, vertexCount: number, jointCount:
     sets.push({ j, w });
   }
   if (sets.length === 0) return null;
-  const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
-  const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
-  let overflow = 0;
-  const setCount = sets.length;
-  for (let v = 0; v < vertexCount; v++) {
-    const o = v * MAX_INFLUENCES;
-    let nonZero = 0;
-    for (let s = 0; s < setCount; s++) {
-      const { j, w } = sets[s]!;
-      for (let k = 0; k < 4; k++) {
-        const wk = w[v * 4 + k]!;
-        if (!(wk > 0)) continue;
-        const jk = j[v * 4 + k]!;
-        if (jk >= jointCount) {
-          throw new LoadError(`${where}: vertex ${v} is weighted to joint ${jk}, but the skin has ${jointCount} joints`);
-        }
-        nonZero++;
-        // Keep the 4 largest: replace the smallest kept weight when this one is larger.
-        if (nonZero <= MAX_INFLUENCES) {
-          joints[o + nonZero - 1] = jk;
-          weights[o + nonZero - 1] = wk;
-        } else {
-          let min = 0;
-          for (let m = 1; m < MAX_INFLUENCES; m++) if (weights[o + m]! < weights[o + min]!) min = m;
-          if (wk > weights[o + min]!) {
-            joints[o + min] = jk;
-            weights[o + min] = wk;
-          }
-        }
-      }
-    }
-    if (nonZero > MAX_INFLUENCES) overflow++;
-  }
-  const { maxInfluences, rescaled, empty } = normaliseInfluences(joints, weights, vertexCount, jointCount);
-  return { joints, weights, maxInfluences, overflow, rescaled, empty };
+  return sets.length === 1 ? oneInfluenceSet(sets[0]!, vertexCount, jointCount, where) : mergeInfluenceSets(sets, vertexCount, jointCount, where);
 }
 
 /** Every vertex weight 1 on palette slot 0. */
@@ -91,11 +63,12 @@ export function rigidInfluences(vertexCount: number): Influences {
   const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
   const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
   for (let v = 0; v < vertexCount; v++) weights[v * MAX_INFLUENCES] = 1;
-  return { joints, weights, maxInfluences: vertexCount > 0 ? 1 : 0, overflow: 0, rescaled: 0, empty: 0 };
+  return { joints, weights, maxInfluences: vertexCount > 0 ? 1 : 0, overflow: 0, rescaled: 0, empty: 0, tidy: true };
 }
 
 /** The skin's palette; `indexOf` maps its joints to skeleton nodes (every joint is in the skeleton). */
-export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, where: string): Palette {
+/** `checked` (validateScene's) gets `invBind` when its values are known finite. */
+export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, where: string, checked: Set<ArrayBufferView>): Palette {
   const joints = skin.listJoints();
   if (joints.length === 0) throw new LoadError(`${where}: the skin has no joints`);
   if (joints.length > 0xffff) throw new LoadError(`${where}: the skin has ${joints.length} joints, more than 65535`);
@@ -109,7 +82,9 @@ export function skinPalette(skin: Skin, indexOf: (node: GltfNode) => number, whe
       throw new LoadError(`${where}: inverseBindMatrices has ${m.length / 16} matrices for ${joints.length} joints`);
     }
     invBind.set(m.subarray(0, invBind.length));
+    if (knownFinite(ibm)) checked.add(invBind);
   } else {
+    checked.add(invBind);
     for (let k = 0; k < joints.length; k++) {
       const o = k * 16;
       invBind[o] = invBind[o + 5] = invBind[o + 10] = invBind[o + 15] = 1;

@@ -49,14 +49,16 @@ export async function readGltf(fileName: string, bytes: Uint8Array, resources: R
     if (mesh && targetCount(mesh) > 0) instances.push({ node: i, nodeName: skeleton.names[i]!, mesh, nodeWeights: node.getWeights() });
   }
   const morph = buildMorphTable(instances);
-  const meshes: SkinnedMesh[] = buildMeshes({ fileName, skeleton, materials, morph, warnings });
+  // Arrays whose values the reader vouches for (the check scanned them, or the reader did): validateScene skips them.
+  const vouched = new Set<ArrayBufferView>();
+  const meshes: SkinnedMesh[] = buildMeshes({ fileName, skeleton, materials, morph, warnings, checked: vouched });
   if (meshes.length === 0) throw new LoadError(`${fileName}: the default scene has no triangle mesh to show`);
   let slots = 0;
   for (const m of meshes) if (m.morphs) slots += m.morphs.length;
   if (slots > MAX_MORPH_SLOTS) {
     throw new LoadError(`${fileName}: ${meshes.length} meshes × ${morph.names.length} morph targets exceed skinlab's limit of ${MAX_MORPH_SLOTS} (mesh, target) pairs`);
   }
-  const clips = buildClips(doc, skeleton, morph, fileName, warnings);
+  const clips = buildClips(doc, skeleton, morph, fileName, warnings, vouched);
 
   const copyright = doc.copyright;
   const scene: Scene = {
@@ -73,7 +75,7 @@ export async function readGltf(fileName: string, bytes: Uint8Array, resources: R
     ...(typeof copyright === 'string' && copyright.trim() !== '' ? { copyright: copyright.slice(0, 4096) } : {}),
     warnings,
   };
-  validateScene(scene);
+  validateScene(scene, vouched);
   return scene;
 }
 

@@ -109,6 +109,55 @@ describe('readGltfContainer', () => {
     expect(readGltfContainer('d.gltf', text(ok)).format).toBe('gltf');
   });
 
+  it('finds the first opener past the limit exactly as a byte-by-byte scan does, strings and escapes skipped', () => {
+    // The plain scan: every byte in order, a string skipped to its closing quote (one not preceded by an odd run of
+    // backslashes), an unterminated string running to the end.
+    const firstTooDeep = (b: Uint8Array): number => {
+      let depth = 0;
+      for (let i = 0; i < b.length; i++) {
+        if (b[i] === 0x22) {
+          let j = i + 1;
+          for (; j < b.length; j++) {
+            if (b[j] !== 0x22) continue;
+            let slashes = 0;
+            while (b[j - 1 - slashes] === 0x5c && j - 1 - slashes > i) slashes++;
+            if ((slashes & 1) === 0) break;
+          }
+          i = j;
+        } else if (b[i] === 0x7b || b[i] === 0x5b) {
+          if (++depth > MAX_GLTF_JSON_DEPTH) return i;
+        } else if (b[i] === 0x7d || b[i] === 0x5d) depth--;
+      }
+      return -1;
+    };
+    let x = 12345;
+    const next = (k: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (x >>> 8) % k;
+    };
+    const alphabet = ['[', '[', '[', '[', '[', '[', '{', ']', '}', '"', '\\', 'a', '1', ','];
+    let deep = 0;
+    for (let round = 0; round < 300; round++) {
+      let body = '';
+      const len = 200 + next(800);
+      for (let k = 0; k < len; k++) body += alphabet[next(alphabet.length)];
+      const bytes = text(`{"asset":{"version":"2.0"},"extras":${body}}`);
+      const at = firstTooDeep(bytes);
+      let message = 'read';
+      try {
+        readGltfContainer('r.gltf', bytes);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      if (at >= 0) {
+        deep++;
+        expect(message).toBe(`r.gltf: byte offset ${at}: the JSON nests deeper than ${MAX_GLTF_JSON_DEPTH} levels`);
+      } else expect(message).not.toMatch(/nests deeper/);
+    }
+    expect(deep).toBeGreaterThan(30);
+    expect(deep).toBeLessThan(270);
+  });
+
   it('checks asset.version and minVersion', () => {
     const read = (asset: unknown) => readGltfContainer('v.gltf', text(JSON.stringify({ asset })));
     expect(loadError(() => readGltfContainer('v.gltf', text('{}'))).message).toMatch(/^v\.gltf: \/asset: missing/);
