@@ -8,6 +8,16 @@ import type { ModelGpu } from './model-gpu.ts';
 import type { SceneUniforms } from './scene-uniforms.ts';
 import { bindShadowSampler } from './shadow-map.ts';
 
+/** The floor's shadow-receiving variant of the lines program. */
+const RECEIVER = { SHADOW_RECEIVE: true } as const;
+
+/** The lines program and its bindings. */
+interface LinesProgram {
+  readonly info: twgl.ProgramInfo;
+  readonly frame: UniformBinding<SceneUniforms['frame']>;
+  readonly style: UniformBinding<SceneUniforms['line']>;
+}
+
 /**
  * The line-drawn layers: the floor (grid, the contact shadow fan under a single model, the quad receiving
  * the key light's shadow map) and the
@@ -15,13 +25,9 @@ import { bindShadowSampler } from './shadow-map.ts';
  * program itself belongs to the ProgramCache and the vertex data to the ModelGpu. Draws into whatever
  * framebuffer is bound; counts its draws in the figures. No allocation per frame.
  */
-/** The floor's shadow-receiving variant of the lines program. */
-const RECEIVER = { SHADOW_RECEIVE: true } as const;
-
 export class LinesPass {
-  private readonly lines: twgl.ProgramInfo;
-  private readonly frame: UniformBinding<SceneUniforms['frame']>;
-  private readonly style: UniformBinding<SceneUniforms['line']>;
+  /** The lines program, asked for at construction and taken on first use (the GPU compiles it meanwhile). */
+  private plain: LinesProgram | null = null;
   /** The floor quad's shadow-receiving program (lines.vert/frag with SHADOW_RECEIVE), compiled on first use. */
   private receiver: { info: twgl.ProgramInfo; frame: UniformBinding<SceneUniforms['frame']> } | null = null;
 
@@ -30,9 +36,14 @@ export class LinesPass {
     private readonly programs: ProgramCache,
     private readonly uniforms: SceneUniforms,
   ) {
-    this.lines = programs.get('lines.vert', 'lines.frag');
-    this.frame = new UniformBinding(this.lines, uniforms.frame);
-    this.style = new UniformBinding(this.lines, uniforms.line);
+    programs.request('lines.vert', 'lines.frag');
+  }
+
+  private program(): LinesProgram {
+    if (this.plain) return this.plain;
+    const info = this.programs.get('lines.vert', 'lines.frag');
+    this.plain = { info, frame: new UniformBinding(info, this.uniforms.frame), style: new UniformBinding(info, this.uniforms.line) };
+    return this.plain;
   }
 
   /**
@@ -43,12 +54,13 @@ export class LinesPass {
   drawFloor(model: ModelGpu, floor: mat4 | null, shadow: boolean, receive: boolean, out: FrameFigures): void {
     const gl = this.gl;
     const u = this.uniforms;
-    gl.useProgram(this.lines.program);
+    const lp = this.program();
+    gl.useProgram(lp.info.program);
     if (floor) u.frame.u_world = floor;
-    this.frame.apply();
+    lp.frame.apply();
     u.frame.u_world = u.identity;
     u.line.u_round = 0;
-    this.style.apply();
+    lp.style.apply();
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     gl.depthMask(false);
@@ -97,10 +109,11 @@ export class LinesPass {
     t.update(pose);
     const gl = this.gl;
     const u = this.uniforms;
-    gl.useProgram(this.lines.program);
-    this.frame.apply();
+    const lp = this.program();
+    gl.useProgram(lp.info.program);
+    lp.frame.apply();
     u.line.u_round = 0;
-    this.style.apply();
+    lp.style.apply();
     gl.bindVertexArray(t.vao);
     gl.drawArrays(gl.LINES, 0, t.vertexCount);
     out.drawCalls++;
@@ -114,8 +127,9 @@ export class LinesPass {
   drawSkeleton(model: ModelGpu, nodeModel: Float32Array, highlight: number, out: FrameFigures): void {
     const gl = this.gl;
     const u = this.uniforms;
-    gl.useProgram(this.lines.program);
-    this.frame.apply();
+    const lp = this.program();
+    gl.useProgram(lp.info.program);
+    lp.frame.apply();
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     fillBoneLines(model, nodeModel, highlight);
@@ -123,19 +137,19 @@ export class LinesPass {
     gl.disable(gl.DEPTH_TEST);
     gl.bindVertexArray(model.boneVao);
     u.line.u_round = 0;
-    this.style.apply();
+    lp.style.apply();
     gl.drawArrays(gl.LINES, 0, model.boneLines.length / 7);
     u.line.u_round = 1;
     const size = Math.max(4, 6 * (gl.drawingBufferHeight / 800));
     u.line.u_pointSize = size;
-    this.style.apply();
+    lp.style.apply();
     gl.drawArrays(gl.POINTS, 0, model.boneLines.length / 7);
     out.drawCalls += 2;
     // The highlighted joint again, larger: a short bone's cyan is hard to see otherwise. Its vertex is the
     // second of its segment (fillBoneLines).
     if (highlight >= 0 && highlight * 2 + 1 < model.boneLines.length / 7) {
       u.line.u_pointSize = size * 2.2;
-      this.style.apply();
+      lp.style.apply();
       gl.drawArrays(gl.POINTS, highlight * 2 + 1, 1);
       out.drawCalls++;
     }
