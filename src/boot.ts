@@ -1,14 +1,15 @@
 import { CONTEXT_ATTRIBUTES } from './app/context-attributes.ts';
 import { startEarly } from './app/early-start.ts';
+import { spareStarted } from './app/parse-worker-start.ts';
 
 /**
  * The page's entry script (index.html): a few kilobytes that start the parse worker on the first model
- * (app/early-start.ts), ask for the page itself (main.ts, the composition root), then for the page's WebGL2
- * context. The worker reads and parses the model, and the browser's GPU process makes the context
+ * (app/early-start.ts), ask for the page itself (main.ts, the composition root), then, once the worker runs,
+ * for the page's WebGL2 context. The worker reads and parses the model, and the browser's GPU process makes the context
  * (a synchronous call that waits for it: 100–200 ms with a software GPU), while the main script is still on
  * its way. main.ts makes the same early call, which does nothing the second time, and gets the same context.
  */
 startEarly(location.search, document.baseURI);
 void import('./main.ts');
-// In a task of its own: the worker's start needs this thread between the two, and the call blocks.
-setTimeout(() => (document.getElementById('view') as HTMLCanvasElement | null)?.getContext('webgl2', CONTEXT_ATTRIBUTES), 0);
+// Once the worker has started (its start needs this thread for a few short tasks, and this call blocks it).
+void spareStarted().then(() => (document.getElementById('view') as HTMLCanvasElement | null)?.getContext('webgl2', CONTEXT_ATTRIBUTES));

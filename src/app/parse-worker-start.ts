@@ -59,6 +59,15 @@ export function spareEarlyUrl(): string | null {
   return spare?.earlyUrl ?? null;
 }
 
+/**
+ * Settles once the worker started ahead has run its module (or could not: it never blocks the page), at once
+ * when there is none. The page's entry script waits for it before a call that holds this thread for long
+ * (asking for the WebGL context): the worker's start needs this thread for a few short tasks.
+ */
+export function spareStarted(): Promise<unknown> {
+  return spare ? spare.ready : Promise.resolve();
+}
+
 /** The worker started ahead, once (null when none was or it was taken). */
 export function takeSpareWorker(): SpareWorker | null {
   const s = spare;
