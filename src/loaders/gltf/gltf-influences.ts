@@ -1,7 +1,6 @@
 import { LoadError } from '../../model/errors.ts';
 import { normaliseInfluences, WEIGHT_SUM_TOLERANCE } from '../../model/influences.ts';
 import { MAX_INFLUENCES } from '../../model/types.ts';
-import type { Influences } from './gltf-skin.ts';
 
 /**
  * A primitive's JOINTS_n / WEIGHTS_n sets → MAX_INFLUENCES (joint, weight) pairs per vertex, as gltf-skin.ts's
@@ -9,6 +8,24 @@ import type { Influences } from './gltf-skin.ts';
  * and sorted descending (src/model/influences.ts). A joint number ≥ `jointCount` under a positive weight is a
  * LoadError naming `where` and the vertex. The sets are only read; the result's arrays are new.
  */
+
+/** A primitive's influences as the Scene takes them (gltf-skin.ts readInfluences). */
+export interface Influences {
+  readonly joints: Uint16Array;
+  readonly weights: Float32Array;
+  readonly maxInfluences: number;
+  /** Vertices that had more than MAX_INFLUENCES non-zero weights. */
+  readonly overflow: number;
+  /** Vertices whose weights did not sum to 1 (rescaled), and vertices without any weight (given slot 0). */
+  readonly rescaled: number;
+  readonly empty: number;
+  /**
+   * The arrays are as validateScene's weight check would leave them (each vertex sorted, summing to 1 within
+   * WEIGHT_SUM_TOLERANCE, unused slots (joint 0, weight 0), joints below the palette size, maxInfluences exact),
+   * so that check may skip them.
+   */
+  readonly tidy: boolean;
+}
 
 /** One JOINTS_n / WEIGHTS_n pair: 4 values per vertex each. */
 export interface InfluenceSet {

@@ -1,7 +1,7 @@
 import { LoadError } from '../../model/errors.ts';
 import { MAX_INFLUENCES } from '../../model/types.ts';
 import { knownFinite, lookFloats, lookUints, readFloats } from './gltf-accessor.ts';
-import { mergeInfluenceSets, oneInfluenceSet, type InfluenceSet } from './gltf-influences.ts';
+import { mergeInfluenceSets, oneInfluenceSet, type InfluenceSet, type Influences } from './gltf-influences.ts';
 import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './gltf-doc.ts';
 
 /**
@@ -17,22 +17,7 @@ import type { GltfNode, GltfPrimitive as Primitive, GltfSkin as Skin } from './g
  * - Rigid: one slot (the mesh's node), identity inverse bind, weight 1.
  */
 
-export interface Influences {
-  readonly joints: Uint16Array;
-  readonly weights: Float32Array;
-  readonly maxInfluences: number;
-  /** Vertices that had more than MAX_INFLUENCES non-zero weights. */
-  readonly overflow: number;
-  /** Vertices whose weights did not sum to 1 (rescaled), and vertices without any weight (given slot 0). */
-  readonly rescaled: number;
-  readonly empty: number;
-  /**
-   * The arrays are as validateScene's weight check would leave them (each vertex sorted, summing to 1 within
-   * WEIGHT_SUM_TOLERANCE, unused slots (joint 0, weight 0), joints below the palette size, maxInfluences exact),
-   * so that check may skip them.
-   */
-  readonly tidy: boolean;
-}
+export type { Influences } from './gltf-influences.ts';
 
 export interface Palette {
   readonly bones: Int16Array;
