@@ -167,6 +167,8 @@ export class ModelLoader {
       this.last = { source, id, label, detail };
       for (const w of warnings) console.warn(`${source.name}: ${w}`);
       await host.adopt(model, clip);
+      // A worker started ahead for another first model than the one the page loaded holds that parse: let it go.
+      if (spareEarlyUrl() !== null) takeSpareWorker()?.worker.terminate();
       if (seq === this.seq && document.documentElement.dataset.state !== 'error') document.documentElement.dataset.state = 'ready';
       return true;
     } catch (e) {
