@@ -161,6 +161,7 @@ export class ProgramCache {
     if (cached) return cached;
     const t0 = performance.now();
     try {
+      if (!this.pending.has(key)) this.start(key, vert, frag, defines, feedback);
       return this.finish(key) ?? this.compile(key, vert, frag, defines, feedback);
     } finally {
       this.compileMs += performance.now() - t0;
@@ -177,6 +178,12 @@ export class ProgramCache {
     const key = `${vert}|${frag}|${defineKey(defines)}|${feedback.join(',')}`;
     if (this.programs.has(key) || this.pending.has(key)) return;
     const t0 = performance.now();
+    this.start(key, vert, frag, defines, feedback);
+    this.compileMs += performance.now() - t0;
+  }
+
+  /** Compiles and links `key`'s program into `pending`, reading nothing back (nothing is made on a lost context). */
+  private start(key: string, vert: SourceName, frag: SourceName, defines: Defines, feedback: readonly string[]): void {
     const gl = this.gl;
     const head = header(defines);
     const program = gl.createProgram();
@@ -201,16 +208,15 @@ export class ProgramCache {
       gl.deleteShader(vs);
       gl.deleteShader(fs);
     }
-    this.compileMs += performance.now() - t0;
   }
 
-  /** A requested variant finished (its link status read: the wait for the GPU), or null when none was requested or it failed. */
+  /** A started variant finished (its link status read: the wait for the GPU), or null when none was started or it failed. */
   private finish(key: string): twgl.ProgramInfo | null {
     const program = this.pending.get(key);
     if (!program) return null;
     this.pending.delete(key);
     const gl = this.gl;
-    // A failure is compiled again by get() through twgl, for its numbered source listing in the error.
+    // A failure is compiled again by get() through twgl (compile()), for its numbered source listing in the error.
     if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
       gl.deleteProgram(program);
       return null;
@@ -218,6 +224,7 @@ export class ProgramCache {
     return this.setUp(key, twgl.createProgramInfoFromProgram(gl, program));
   }
 
+  /** The program built through twgl, for a variant that failed to link: the error carries twgl's numbered listing. */
   private compile(key: string, vert: SourceName, frag: SourceName, defines: Defines, feedback: readonly string[]): twgl.ProgramInfo {
     const head = header(defines);
     let message = '';
