@@ -1,5 +1,6 @@
 import { WebIO } from '@gltf-transform/core';
 import { KHRTextureBasisu } from '@gltf-transform/extensions';
+import { bytesToBase64 } from '../model/base64.ts';
 import type { Scene } from '../model/types.ts';
 import type { TextureSource } from './materials.ts';
 import { sceneToGltf } from './scene-to-gltf.ts';
@@ -31,12 +32,6 @@ function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
 }
 
-function base64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
 export async function exportGltf(scene: Scene, opts: ExportOptions): Promise<ExportResult> {
   const { doc, warnings } = await sceneToGltf(scene, opts.textures);
   const stem = baseName(opts.fileName ?? 'model').replace(/\.(glb|gltf)$/i, '') || 'model';
@@ -53,7 +48,7 @@ export async function exportGltf(scene: Scene, opts: ExportOptions): Promise<Exp
     const bytes = image.uri !== undefined ? resources[image.uri] : undefined;
     if (image.uri === undefined || !bytes) continue;
     delete resources[image.uri];
-    image.uri = `data:${image.mimeType ?? 'application/octet-stream'};base64,${base64(bytes)}`;
+    image.uri = `data:${image.mimeType ?? 'application/octet-stream'};base64,${bytesToBase64(bytes)}`;
   }
   files.set(`${stem}.gltf`, new TextEncoder().encode(JSON.stringify(json, null, 2)));
   for (const [uri, bytes] of Object.entries(resources)) files.set(uri, bytes);

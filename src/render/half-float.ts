@@ -1,3 +1,5 @@
+import { base64ToBytes, bytesToBase64 } from '../model/base64.ts';
+
 /**
  * IEEE 754 binary16 ("half float") bits for RGBA16F textures, and the text that cube-map levels travel in
  * when they are baked into a generated module (render/studio-env-data.ts, scripts/gen-env.ts).
@@ -77,26 +79,7 @@ export function encodeHalfCube(levels: readonly (readonly Float32Array[])[]): st
     o += p.byteLength;
   }
   if (!LITTLE_ENDIAN) for (let i = 0; i < bytes.length; i += 2) [bytes[i], bytes[i + 1]] = [bytes[i + 1]!, bytes[i]!];
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x4000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x4000));
-  return btoa(bin);
-}
-
-/** Uint8Array.fromBase64 (ES2026; Chrome 140, Firefox 133, Safari 18.2), when the engine has it. */
-const fromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
-
-/** The bytes of base64 `text` (ASCII whitespace ignored), or null when it is not base64. */
-function base64Bytes(text: string): Uint8Array | null {
-  try {
-    // Native where the engine has it: no per-byte script at startup.
-    if (fromBase64) return fromBase64.call(Uint8Array, text);
-    const bin = atob(text);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return bytes;
-  } catch {
-    return null;
-  }
+  return bytesToBase64(bytes);
 }
 
 /**
@@ -105,7 +88,7 @@ function base64Bytes(text: string): Uint8Array | null {
  * not base64 or does not hold exactly that many texels.
  */
 export function decodeHalfCube(text: string, size: number): Uint16Array[][] | null {
-  const bytes = base64Bytes(text);
+  const bytes = base64ToBytes(text);
   let texels = 0;
   for (let w = size; w >= 1; w >>= 1) texels += 6 * w * w;
   if (!bytes || size < 1 || bytes.length !== texels * 8) return null;

@@ -5,6 +5,7 @@ import { Recorder, zipRecording } from '../app/record.ts';
 import { modelStem, parseCamera, parseFrames, parseSize, parseTimes, RecordRequestError, slug, type RecordApi, type RecordRequest } from '../app/record-plan.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
+import { bytesToBase64 } from '../model/base64.ts';
 import { downloadBlob } from './download.ts';
 
 /**
@@ -22,7 +23,7 @@ export function mountRecorder(gui: GUI, app: App, api: object): RecorderPanel {
     recordPlan: (request) => recorder.plan(request),
     capture: async (shot) => {
       const c = await recorder.capture(shot);
-      return { png: toBase64(c.png), pose: c.pose, settings: c.settings };
+      return { png: bytesToBase64(c.png), pose: c.pose, settings: c.settings };
     },
   };
   Object.assign(api, hooks);
@@ -187,10 +188,4 @@ function zipName(model: string): string {
 function download(bytes: Uint8Array, name: string): string {
   downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), name);
   return name;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
 }
