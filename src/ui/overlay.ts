@@ -7,6 +7,13 @@ import { GESTURES, SHORTCUTS } from './shortcuts.ts';
 export const NARROW_QUERY = '(max-width: 699.98px)';
 
 /**
+ * How long a task (a load, a precompute) runs before its progress box appears. Most loads end sooner: the box
+ * would flash for a moment, and every change of it is a frame the browser composites while the page is busiest
+ * (an infinite pulse for the indeterminate bar). A longer task shows it, with Cancel, after this delay.
+ */
+export const PROGRESS_SHOW_DELAY_MS = 400;
+
+/**
  * The page chrome outside lil-gui: the stats box, the error banner (#error, text only), the loading
  * progress bar with Cancel, the drop target highlight and the keyboard help. Plain DOM, no GL.
  */
@@ -23,6 +30,12 @@ export class Overlay {
   private readonly progressEl: HTMLElement;
   private readonly progressText: HTMLElement;
   private readonly progressBar: HTMLElement;
+  /** The pending appearance of the progress box (PROGRESS_SHOW_DELAY_MS), or 0. */
+  private progressTimer = 0;
+  private readonly showProgress = (): void => {
+    this.progressTimer = 0;
+    this.progressEl.hidden = false;
+  };
   private readonly helpEl: HTMLElement;
   private readonly warnEl: HTMLElement;
   private readonly emptyEl: HTMLElement;
@@ -65,7 +78,6 @@ export class Overlay {
     this.progressEl.hidden = true;
     this.helpEl = el('div', 'help', parent);
     this.helpEl.hidden = true;
-    fillHelp(this.helpEl);
     this.helpEl.addEventListener('click', () => this.toggleHelp(false));
   }
 
@@ -80,9 +92,19 @@ export class Overlay {
     this.warnEl.title = list.join('\n');
   }
 
+  /**
+   * The progress box: `message` (with `fraction` a determinate bar, without it an indeterminate one) or null to
+   * end it. The text follows every call at once (it is the page's record of the task, read by its tests); the
+   * box itself appears only once a task has lasted PROGRESS_SHOW_DELAY_MS.
+   */
   progress(message: string | null, fraction?: number): void {
-    this.progressEl.hidden = message === null;
-    if (message === null) return;
+    if (message === null) {
+      clearTimeout(this.progressTimer);
+      this.progressTimer = 0;
+      this.progressEl.hidden = true;
+      return;
+    }
+    if (this.progressEl.hidden && this.progressTimer === 0) this.progressTimer = window.setTimeout(this.showProgress, PROGRESS_SHOW_DELAY_MS);
     this.progressText.textContent = message;
     this.progressBar.style.width = fraction === undefined ? '100%' : `${Math.round(Math.min(1, fraction) * 100)}%`;
     this.progressBar.classList.toggle('indeterminate', fraction === undefined);
@@ -195,6 +217,8 @@ export class Overlay {
   }
 
   toggleHelp(show = this.helpEl.hidden): void {
+    // Filled the first time it is shown: nobody waits for it while the page starts.
+    if (show && this.helpEl.childElementCount === 0) fillHelp(this.helpEl);
     this.helpEl.hidden = !show;
   }
 
