@@ -1,3 +1,4 @@
+import { sizeForViewport } from './app/canvas-size.ts';
 import { CONTEXT_ATTRIBUTES } from './app/context-attributes.ts';
 import { startEarly } from './app/early-start.ts';
 import { spareStarted } from './app/parse-worker-start.ts';
@@ -11,5 +12,8 @@ import { spareStarted } from './app/parse-worker-start.ts';
  */
 startEarly(location.search, document.baseURI);
 void import('./main.ts');
+// The drawing buffer at its first frame's size before the context makes it (canvas-size.ts).
+const view = document.getElementById('view') as HTMLCanvasElement | null;
+if (view) sizeForViewport(view);
 // Once the worker has started (its start needs this thread for a few short tasks, and this call blocks it).
-void spareStarted().then(() => (document.getElementById('view') as HTMLCanvasElement | null)?.getContext('webgl2', CONTEXT_ATTRIBUTES));
+void spareStarted().then(() => view?.getContext('webgl2', CONTEXT_ATTRIBUTES));

@@ -1,3 +1,5 @@
+import { bufferPixels, pixelRatio } from './canvas-size.ts';
+
 /**
  * The frame loop: requestAnimationFrame, the replaceable clock, the drawing buffer's size, and the promises
  * that wait for the next drawn frame. Each tick sizes the canvas and asks its host to draw; while the
@@ -83,9 +85,9 @@ export class FrameLoop {
 
   private resize(): void {
     const { canvas, fixedSize } = this.host;
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    const w = fixedSize?.width ?? Math.max(1, Math.round(canvas.clientWidth * dpr));
-    const h = fixedSize?.height ?? Math.max(1, Math.round(canvas.clientHeight * dpr));
+    const ratio = pixelRatio();
+    const w = fixedSize?.width ?? bufferPixels(canvas.clientWidth, ratio);
+    const h = fixedSize?.height ?? bufferPixels(canvas.clientHeight, ratio);
     if (canvas.width !== w || canvas.height !== h) {
       canvas.width = w;
       canvas.height = h;
