@@ -10,7 +10,7 @@ import { findBuiltin } from './builtins.ts';
 import type { LoadedModel, AppView } from './loaded-model.ts';
 import type { ModelSource } from './model-source.ts';
 import { parseModel, takeEarlyParse, type ParseResult } from './parse-client.ts';
-import { withEmbeddedImages } from '../gpu/textures.ts';
+import { prepareMaterialTextures, releasePreparedTextures, withEmbeddedImages, type PreparedTextures } from '../gpu/textures.ts';
 import { fetchResources, formatBytes } from './model-resources.ts';
 import { rememberCompanions } from './model-companions.ts';
 import type { UpParam } from './up-axis.ts';
@@ -87,6 +87,8 @@ export class ModelLoader {
     view.error(null);
     view.progress(`Loading ${source.name}…`, 0);
     let gpu: ModelGpu | null = null;
+    // Textures being decoded and not yet handed to ModelGpu.create (released if the load ends before).
+    let decoding: Promise<PreparedTextures> | null = null;
     try {
       const tick = (size: string) => (ms: number): void => {
         if (seq === this.seq) view.progress(`Parsing ${source.name}…${size && ` (${size})`} ${(ms / 1000).toFixed(1)} s`);
@@ -129,17 +131,23 @@ export class ModelLoader {
       // Upright, framed and with its footsteps: done by the worker after its parse, or here when it could not.
       const { scene, facts } = parsed.facts ? { scene: parsed.scene, facts: parsed.facts } : prepareScene(parsed.scene, prep);
       const { up, framing } = facts;
+      // The shader programs' compile (the GPU process), then the textures' decode (threads of the browser's own):
+      // both run while this thread prepares the model.
       host.prefetchPrograms(scene);
+      const companions = withEmbeddedImages(scene.images, source.companions);
+      decoding = prepareMaterialTextures(host.gl, scene.materials, companions);
+      decoding.catch(() => {}); // awaited by ModelGpu.create, which reports a failure
       this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
       const warnings = [...scene.warnings];
       const player = AnimPlayer.forScene(scene);
       addFootstepKeys(player.controller, facts.footsteps);
       view.progress(`Preparing ${source.name} for the GPU…`);
-      // Images the file carries (glTF) are used before any companion file of the same name.
-      const companions = withEmbeddedImages(scene.images, source.companions);
+      // Images the file carries (glTF) are used before any companion file of the same name (withEmbeddedImages).
       rememberCompanions(scene, companions);
       clock.lap('prepare');
-      gpu = await ModelGpu.create(host.gl, scene, companions, framing, warnings);
+      const decoded = decoding;
+      decoding = null;
+      gpu = await ModelGpu.create(host.gl, scene, companions, framing, warnings, decoded);
       clock.lap('upload');
       for (const note of source.notes) if (!warnings.includes(note)) warnings.push(note);
       if (seq !== this.seq) {
@@ -173,6 +181,7 @@ export class ModelLoader {
       return true;
     } catch (e) {
       gpu?.dispose();
+      void decoding?.then(releasePreparedTextures);
       if (seq !== this.seq) return false;
       clock.drop();
       // A load that failed before its parse leaves no worker started ahead of it idle (parse-worker-start.ts).

@@ -1,6 +1,6 @@
 import { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
-import { prepareMaterialTextures, uploadMaterialSet, type CompanionSource, type MaterialMaps } from '../gpu/textures.ts';
+import { prepareMaterialTextures, uploadMaterialSet, type CompanionSource, type MaterialMaps, type PreparedTextures } from '../gpu/textures.ts';
 import { contextUsable } from '../gpu/context-loss.ts';
 import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
@@ -99,10 +99,19 @@ export class ModelGpu {
   /**
    * Decodes the scene's textures (async), then creates every GL object. Texture problems become warnings;
    * they never fail the load. A context lost meanwhile is waited out (gpu/context-loss.ts contextUsable):
-   * the objects are created on the restored context, never on a lost one.
+   * the objects are created on the restored context, never on a lost one. `decoding`: the same textures'
+   * decode started earlier by the caller (prepareMaterialTextures of these materials and companions), so it
+   * runs while the caller does other work; create then owns what it resolves to.
    */
-  static async create(gl: WebGL2RenderingContext, scene: Scene, companions: CompanionSource, framing: ModelFraming, warnings: string[]): Promise<ModelGpu> {
-    const prepared = await prepareMaterialTextures(gl, scene.materials, companions);
+  static async create(
+    gl: WebGL2RenderingContext,
+    scene: Scene,
+    companions: CompanionSource,
+    framing: ModelFraming,
+    warnings: string[],
+    decoding?: Promise<PreparedTextures>,
+  ): Promise<ModelGpu> {
+    const prepared = await (decoding ?? prepareMaterialTextures(gl, scene.materials, companions));
     await contextUsable(gl);
     // Synchronous from here: a loss can only come at a later task.
     const { diffuse, maps } = uploadMaterialSet(gl, scene.materials, prepared, warnings);
