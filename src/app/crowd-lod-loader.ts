@@ -1,4 +1,4 @@
-import { LOD_RATIOS } from '../model/lod-simplify.ts';
+import { LOD_RATIOS } from '../model/lod-ratios.ts';
 import { orientScene } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
 import { MAX_MESH_LEVELS } from '../render/crowd-lod.ts';

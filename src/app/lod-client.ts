@@ -1,5 +1,5 @@
 import { authoredLevelError } from '../model/lod-error.ts';
-import { generateLevels, type GeneratedLevel, type LodMeshInput } from '../model/lod-simplify.ts';
+import type { GeneratedLevel, LodMeshInput } from '../model/lod-simplify.ts';
 import type { Scene } from '../model/types.ts';
 import type { LodReply, LodRequest } from './lod-worker.ts';
 import { WorkerQueue, type QueueWorker } from './worker-queue.ts';
@@ -74,6 +74,8 @@ export async function generateLevelScenes(scene: Scene, signal: AbortSignal): Pr
     wasmMs = reply.wasmMs;
   } else {
     where = 'main';
+    // The simplifier comes with the page only on this path (the LOD worker has its own).
+    const { generateLevels } = await import('../model/lod-simplify.ts');
     generated = await generateLevels(meshes);
     ms = performance.now() - t0;
   }

@@ -1,5 +1,5 @@
 import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/gltf-container.ts';
-import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
+import { MAX_MODEL_BYTES } from '../loaders/model-formats.ts';
 import type { ModelSource } from './model-source.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { CompanionSource } from '../gpu/textures.ts';
-import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
+import { MAX_MODEL_BYTES } from '../loaders/model-formats.ts';
 import { FileSet } from './file-set.ts';
 import { takeEarlyResponse } from './early-fetch.ts';
 

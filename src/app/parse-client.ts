@@ -1,4 +1,3 @@
-import { loadModelAsync } from '../loaders/load-model.ts';
 import type { Scene } from '../model/types.ts';
 import type { PrepFacts, PrepInput } from './model-prep.ts';
 import { errorFromFields, ownedBytes, type EarlyFigures, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
@@ -64,6 +63,8 @@ export async function parseModel(
   await yieldToPaint();
   throwIfAborted(signal);
   const p0 = performance.now();
+  // The loaders come with the page only on this path (a worker has its own).
+  const { loadModelAsync } = await import('../loaders/load-model.ts');
   const scene = await loadModelAsync(name, bytes, resources);
   const now = performance.now();
   return { scene, where: 'main', parseMs: now - p0, totalMs: now - t0 };

@@ -6,6 +6,7 @@ import { parseM3d } from './m3d/parse-m3d.ts';
 import { readX } from './x/read-x.ts';
 import { xToScene } from './x/x-scene.ts';
 import { describeBytes, looksBinary, sniffFormat } from './sniff.ts';
+import { MAX_MODEL_BYTES, MODEL_EXTENSIONS } from './model-formats.ts';
 import { sceneNeedsTangents, withGeneratedTangents } from './tangents/generate-tangents.ts';
 
 /**
@@ -15,11 +16,7 @@ import { sceneNeedsTangents, withGeneratedTangents } from './tangents/generate-t
  * (group-warnings.ts), whatever the format.
  */
 
-/** Largest model file accepted (bytes). */
-export const MAX_MODEL_BYTES = 256 * 1024 * 1024;
-
-/** File extensions the page offers in its file picker. */
-export const MODEL_EXTENSIONS = ['.x', '.m3d', '.gltf', '.glb'] as const;
+export { MAX_MODEL_BYTES, MODEL_EXTENSIONS } from './model-formats.ts';
 
 /**
  * Every format, glTF included: glTF is read asynchronously (its module and the Draco / meshopt decoders are

@@ -1,5 +1,6 @@
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 import type { SkinnedMesh, Subset } from './types.ts';
+import { LOD_RATIOS } from './lod-ratios.ts';
 
 /**
  * Generated detail levels for a model without authored ones (crowd distance LOD, docs/crowds.md): meshoptimizer's
@@ -30,8 +31,7 @@ import type { SkinnedMesh, Subset } from './types.ts';
  * - Allocates (one-time work).
  */
 
-/** Share of the model's triangles each level aims at, heaviest first. */
-export const LOD_RATIOS = [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32] as const;
+export { LOD_RATIOS } from './lod-ratios.ts';
 /** Fewest triangles a mesh is simplified to. */
 export const MIN_TRIANGLES = 150;
 /** A level keeping more than this share of the previous level's triangles is not worth a level. */

@@ -1,6 +1,6 @@
 import type { App } from '../app/app.ts';
 import { linkTime } from '../app/frame.ts';
-import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
+import { MODEL_EXTENSIONS } from '../loaders/model-formats.ts';
 import { openDrop, openFiles } from './open-files.ts';
 import { VIEW_IDS } from '../render/views.ts';
 import { TECHNIQUES } from '../techniques/index.ts';

@@ -1,7 +1,7 @@
 import type { App } from '../app/app.ts';
 import { FileSet, type GivenFile } from '../app/file-set.ts';
 import { fileSource } from '../app/model-source.ts';
-import { MODEL_EXTENSIONS } from '../loaders/load-model.ts';
+import { MODEL_EXTENSIONS } from '../loaders/model-formats.ts';
 
 /**
  * Opening what the user gives the page: files picked in "Open file…" or dropped, and dropped folders (read
