@@ -120,3 +120,28 @@ test('a model without detail levels gets generated ones, chosen by projected err
   expect(perLevel.filter((n) => n > 0).length).toBeGreaterThan(1);
   expect(con.errors).toEqual([]);
 });
+
+test('where no LOD worker can start, the page makes the levels itself (the simplifier loaded on that path)', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 200, height: 150 });
+  const con = watchConsole(page);
+  // A page where the LOD worker's constructor throws (as under a policy refusing it); every other worker starts.
+  await page.addInitScript(() => {
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        if (String(url).includes('lod-worker')) throw new DOMException('refused by the test', 'SecurityError');
+        super(url, options);
+      }
+    };
+  });
+  await openApp(page, '?model=tiny&crowd=100&shadows=0&gui=0&t=0.5');
+  await page.waitForFunction(() => (window.skinlab.info().lod as LodInfo).status !== 'loading', null, { timeout: 60_000 });
+  const lod = (await page.evaluate(() => window.skinlab.info().lod)) as LodInfo & { timing: { where: string } | null };
+  expect(lod.status).toBe('ready');
+  expect(lod.timing?.where).toBe('main');
+  const table = (await page.evaluate(() => window.skinlab.info().lodLevels)) as { source: string; levels: unknown[] };
+  expect(table.source).toBe('generated');
+  expect(table.levels.length).toBeGreaterThanOrEqual(3);
+  expect(con.errors).toEqual([]);
+});

@@ -57,6 +57,8 @@ export interface LodTiming {
   wasmMs: number;
   /** From the request to the levels (queueing behind other models' requests and start-up included). */
   totalMs: number;
+  /** Where they were made: 'worker', or 'main' where the LOD worker could not start. */
+  where: 'worker' | 'main';
 }
 
 /** Names of generated levels, nearest first: their share of the triangles ('1/2', '1/4' …). */
@@ -155,8 +157,8 @@ export class CrowdLodLoader {
 
   private async generate(model: CrowdLodModel, signal: AbortSignal): Promise<LodLevelInput[]> {
     // A model the simplifier cannot reduce (a few triangles, rigid parts) gets no levels: LOD stays off.
-    const { levels, ms, wasmMs, totalMs } = await generateLevelScenes(model.gpu.scene, signal);
-    if (!signal.aborted) this.timing = { ms, wasmMs, totalMs };
+    const { levels, ms, wasmMs, totalMs, where } = await generateLevelScenes(model.gpu.scene, signal);
+    if (!signal.aborted) this.timing = { ms, wasmMs, totalMs, where };
     return levels.map((l, k) => ({ detail: GENERATED[k]!, scene: l.scene, error: l.error }));
   }
 }
