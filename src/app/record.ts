@@ -1,4 +1,3 @@
-import { zipSync } from 'fflate';
 import { VIEW_IDS } from '../render/views.ts';
 import type { App } from './app.ts';
 import { formatCompare } from './compare-state.ts';
@@ -207,9 +206,11 @@ export class Recorder {
 
 /**
  * The recording as one .zip: the PNGs and manifest.json at the top level, the same layout the CLI writes
- * into its output folder. PNGs are stored (already compressed); the manifest is deflated.
+ * into its output folder. PNGs are stored (already compressed); the manifest is deflated. The zip writer is
+ * loaded on the first recording, not with the page.
  */
-export function zipRecording(recording: Recording): Uint8Array {
+export async function zipRecording(recording: Recording): Promise<Uint8Array> {
+  const { zipSync } = await import('fflate');
   const entries: Record<string, Uint8Array | [Uint8Array, { level: 0 }]> = {};
   for (const [name, png] of recording.files) entries[name] = [png, { level: 0 }];
   entries['manifest.json'] = new TextEncoder().encode(manifestText(recording.manifest));

@@ -159,7 +159,7 @@ export class RecorderPanel {
         (done, total, shot) => this.progress(done, total, shot ? `${done + 1} / ${total}  ${shot.file}` : `${total} / ${total}  zipping…`),
         abort.signal,
       );
-      const zip = zipRecording(recording);
+      const zip = await zipRecording(recording);
       const ok = recording.manifest.shots.filter((s) => s.status === 'ok').length;
       const skipped = recording.manifest.shots.length - ok;
       this.progress(1, 1, `${ok} images${skipped ? `, ${skipped} skipped` : ''} → ${download(zip, zipName(recording.manifest.model))}`);
