@@ -1,64 +1,37 @@
-import { loadModelAsync } from '../loaders/load-model.ts';
-import { prepareInWorker } from './model-prep-worker.ts';
-import { loadEarly, type EarlyOutcome } from './parse-early.ts';
-import { earlyFromName, errorFields, transferables, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
+import { earlyFromName, errorFields, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 
 /**
  * Module worker entry (src/app/parse-client.ts starts one per load; the first may be started ahead of the page,
- * parse-worker-start.ts): parses one model (with the files it refers to, `resources`: a .gltf's buffers and
- * images; Draco and meshopt decoders run here too) off the page's thread so the GUI, the camera and the
- * current model keep running. The Scene goes back with its typed-array buffers transferred, a failure as
- * plain error fields. Cancelling is terminate().
- *
- * With `prep`, the Scene is prepared for the page too (model-prep.ts: upright, framing, footsteps).
- * A worker started ahead carries a ParseEarly in its name: it reads and parses the page's first model at once
- * (parse-early.ts) and hands the result over on the matching ParseTake; a take of another address is declined.
+ * parse-worker-start.ts). A few kilobytes on purpose: it reports itself started at once — the page's entry
+ * script waits for that before it holds its thread to make the WebGL context, since a worker's start needs
+ * that thread — and then loads its work, the parsers, as a module of their own (parse-worker-body.ts). The page's
+ * messages that come meanwhile are kept and handled in order once it has; if that module cannot load, each is
+ * answered with the error.
  */
 
 /** The worker global, typed by hand: the project compiles against the DOM lib, whose `self` is a Window. */
 const scope = self as unknown as {
-  onmessage: ((e: MessageEvent<ParseRequest | ParseTake>) => Promise<void>) | null;
+  readonly name: string;
+  onmessage: ((e: MessageEvent<ParseRequest | ParseTake>) => void) | null;
   postMessage(message: ParseReply, transfer?: Transferable[]): void;
 };
 
-let early: { readonly url: string; readonly outcome: Promise<EarlyOutcome> } | null = null;
-
-/** Started ahead of the page: the first model's load begins as the module runs (its job is in the worker's name). */
-const job = earlyFromName((self as unknown as { name: string }).name);
-if (job) early = { url: job.url, outcome: loadEarly(job.url, job.prep) };
-
-scope.onmessage = async (e: MessageEvent<ParseRequest | ParseTake>): Promise<void> => {
-  const message = e.data;
-  if ('type' in message) {
-    if (!early || early.url !== message.url) {
-      scope.postMessage({ type: 'declined' });
-      return;
-    }
-    const outcome = await early.outcome;
-    early = null;
-    if (outcome.ok) send({ type: 'done', scene: outcome.scene, parseMs: outcome.parseMs, early: outcome.figures, facts: outcome.facts });
-    else scope.postMessage({ type: 'error', error: outcome.error, parseMs: outcome.parseMs });
-    return;
-  }
-  const { name, bytes, resources, prep } = message;
-  const t0 = performance.now();
-  try {
-    const parsed = await loadModelAsync(name, bytes, resources);
-    const parseMs = performance.now() - t0;
-    send({ type: 'done', ...prepareInWorker(parsed, prep), parseMs });
-  } catch (err) {
-    scope.postMessage({ type: 'error', error: errorFields(err), parseMs: performance.now() - t0 });
-  }
-};
-
-/** Posts a parsed Scene with its buffers transferred. */
-function send(reply: ParseReply & { type: 'done' }): void {
-  try {
-    scope.postMessage(reply, transferables(reply.scene));
-  } catch (err) {
-    // A Scene that does not survive structured clone is a loader defect: say so rather than die silently.
-    scope.postMessage({ type: 'error', error: errorFields(err), parseMs: reply.parseMs });
-  }
-}
+const waiting: MessageEvent<ParseRequest | ParseTake>[] = [];
+scope.onmessage = (e) => void waiting.push(e);
+// Started ahead of the page: the first model's job is in the worker's name (read as the work module starts it).
+const job = earlyFromName(scope.name);
+import('./parse-worker-body.ts').then(
+  ({ parseHandler }) => {
+    const handle = parseHandler(scope, job);
+    scope.onmessage = (e) => void handle(e);
+    for (const e of waiting.splice(0)) void handle(e);
+  },
+  (err: unknown) => {
+    const error = errorFields(new Error(`the parse worker could not load its parsers: ${(err as Error)?.message ?? String(err)}`));
+    const fail = (): void => scope.postMessage({ type: 'error', error, parseMs: 0 });
+    scope.onmessage = fail;
+    waiting.splice(0).forEach(fail);
+  },
+);
 
 scope.postMessage({ type: 'ready' });
