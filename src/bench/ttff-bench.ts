@@ -15,7 +15,8 @@ import { median } from './timing.ts';
  *
  * Fair by construction: both pages are timed on their own clock from navigation start (performance.now() at the
  * finished frame: the page's scripts, the fetch, the parse, textures, shaders and the draw all inside); each round
- * opens each side in a new browser context (an empty HTTP cache; the server sends no-store as well), the order
+ * opens each side in a new browser context (an empty HTTP cache; the server sends no-store as well) half a
+ * second after the previous one closed (SETTLE_MS: its teardown is not charged to the next page), the order
  * alternating between rounds; one round first is not counted (the OS's file cache, Chromium's shader disk cache
  * is per context and starts empty each time). The medians of the rounds are reported. Neither page is touched
  * until it says it is done: the bench asks through the DevTools protocol, injecting nothing (until()).
@@ -102,6 +103,8 @@ async function until(page: Page, expression: string): Promise<void> {
 }
 
 const POLL_MS = 20;
+/** Pause before each fresh page (runTtffBench's once()). */
+const SETTLE_MS = 500;
 
 /** Our page, fresh: the finished first frame's figures (stats().firstFrame). */
 async function ours(page: Page, url: string): Promise<FirstFrame> {
@@ -151,6 +154,9 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
       const peerUrl = `${server.url}bench/three-gltf.html?model=../${modelParam(target)}&w=${opts.context.viewport?.width ?? 800}&h=${opts.context.viewport?.height ?? 600}`;
       const samples: { ours: FirstFrame[]; three: ThreeGltfFirstFrame[] } = { ours: [], three: [] };
       const once = async <T>(run: (page: Page) => Promise<T>): Promise<T> => {
+        // The browser settles first: the previous page's context is torn down (its GPU objects released by the
+        // GPU process, its renderer exiting) before the next page starts, so neither side pays for the other.
+        await new Promise((res) => setTimeout(res, SETTLE_MS));
         const context = await browser.newContext(opts.context);
         try {
           const page = await context.newPage();
