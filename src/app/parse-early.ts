@@ -23,10 +23,13 @@ export async function loadEarly(url: string, prep: PrepInput): Promise<EarlyOutc
   const signal = new AbortController().signal;
   let parseMs = 0;
   // A glTF's reader (a chunk of its own) loads while the file is on its way.
-  if (/\.(glb|gltf)$/i.test(new URL(url).pathname)) void import('../loaders/gltf/read-gltf.ts').catch(() => {});
+  const reader = /\.(glb|gltf)$/i.test(new URL(url).pathname) ? import('../loaders/gltf/read-gltf.ts') : null;
+  reader?.catch(() => {});
   try {
     const source = urlSource(url, url);
     const bytes = await source.read(() => {}, signal);
+    // And the decoders it names (Draco's is a WebAssembly module to compile) while its other files are fetched.
+    void reader?.then((m) => m.prewarmDecoders(source.name, bytes), () => {});
     const resources = await fetchResources(source, bytes, signal, () => {});
     let total = bytes.length;
     for (const r of resources.values()) total += r.length;

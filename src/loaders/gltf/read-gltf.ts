@@ -103,3 +103,18 @@ function resolveBuffers(fileName: string, json: GltfJson, bin: Uint8Array | null
   });
   return { buffers, dataImages };
 }
+
+/**
+ * Starts loading the decoders a glTF's `extensionsUsed` names (Draco, meshopt: loadDecoders, once per worker or
+ * page) without waiting for them: for a reader that has the file and still fetches the files it refers to, so the
+ * decoders compile meanwhile. Whatever fails here (a malformed file, a decoder that does not start) is left for
+ * readGltf to report.
+ */
+export function prewarmDecoders(fileName: string, bytes: Uint8Array): void {
+  try {
+    const { json } = readGltfContainer(fileName, bytes);
+    loadDecoders(json, fileName).catch(() => {});
+  } catch {
+    // readGltf reports it.
+  }
+}
