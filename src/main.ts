@@ -5,7 +5,7 @@ import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
 import { startEarly } from './app/early-start.ts';
 import { CONTEXT_ATTRIBUTES } from './app/context-attributes.ts';
-import { Panel } from './ui/gui.ts';
+import { Panel, panelRoot } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { returnFocusAfterPanel } from './ui/panel-focus.ts';
 import { mountRecorder } from './ui/recorder.ts';
@@ -18,7 +18,7 @@ import type { Checks } from './app/checks.ts';
 import { installGlCensus, type GlObjectCounts } from './gpu/gl-census.ts';
 import { UrlSync } from './app/url-sync.ts';
 import { Toast } from './ui/toast.ts';
-import { trackFreeView, type FreeView } from './ui/free-view.ts';
+import { panelReserve, trackFreeView } from './ui/free-view.ts';
 import { exportGlbForScript, type ExportGlbResult } from './ui/export-glb.ts';
 import type { Metric } from './bench/metric.ts';
 import type { BenchOptions } from './app/bench/options.ts';
@@ -76,6 +76,9 @@ declare global {
   }
 }
 
+/** How long a first load may take before the panel is built anyway (main.ts buildChrome). */
+const CHROME_WAIT_MS = 300;
+
 function start(): void {
   document.documentElement.dataset.state = 'loading';
   // Before the context and the panels (the slow part of building the page): the first model's file is asked
@@ -97,14 +100,22 @@ function start(): void {
   // Before anything creates a GL object (the App's renderer, twgl's programs), so every one is counted.
   const census = installGlCensus(gl);
 
+  // The panel's root now, filled after the first model's first frame is on screen (buildChrome): the page's first
+  // frame waits for neither the panel's controllers nor their layout, and the model is framed beside the panel
+  // from that frame on (free-view.ts panelReserve).
+  const gui = panelRoot();
   let panel: Panel | null = null;
   let compareOverlay: { update(): void } | null = null;
   let timeline: Timeline | null = null;
-  let freeView: FreeView | null = null;
   let chromeVisible = true;
+  let buildChrome = (): void => {};
+  let chromeBuilt = (): void => {};
+  const chromeReady = new Promise<void>((done) => (chromeBuilt = done));
   const view: AppView = {
     progress: (message, fraction) => overlay.progress(message, fraction),
     error: (message) => {
+      // A first load that fails leaves the panel to pick another model: it is built before the error shows.
+      if (message !== null) buildChrome();
       overlay.error(message);
       overlay.empty(message !== null && !app.current);
     },
@@ -113,15 +124,22 @@ function start(): void {
       overlay.warnings(model.warnings);
       if (model.up.by === 'detected') toast.show(`${model.label}: a Z-up file, turned upright — up=y keeps it as stored`, 8000, true);
       panel?.modelChanged(model);
-      freeView?.measure(); // the panel rebuilt for the model: its first framing fits what is free now
+      freeView.measure(); // the panel rebuilt for the model: its first framing fits what is free now
     },
     stateChanged: () => {
       panel?.refresh();
       compareOverlay?.update();
       setChrome(app.state.gui && chromeVisible);
     },
+    // The first model's frame is shown (the next display frame has taken it), then the panel is filled in.
+    modelShown: () => {
+      if (panel) return undefined;
+      requestAnimationFrame(() => setTimeout(buildChrome));
+      return chromeReady;
+    },
   };
   const app = new App(canvas, gl, view);
+  const freeView = trackFreeView(app, canvas, () => (panel ? gui.domElement.getBoundingClientRect() : panelReserve(gui.domElement, !gui._closed)), overlay.statsEl, window.matchMedia(NARROW_QUERY));
   // Context loss: preventDefault is what lets the browser restore the context; until then nothing is drawn.
   canvas.addEventListener('webglcontextlost', (e) => {
     e.preventDefault();
@@ -141,11 +159,12 @@ function start(): void {
     chromeShown = visible;
     overlay.setVisible(visible);
     timeline?.setVisible(visible);
-    panel?.setVisible(visible);
+    if (panel) panel.setVisible(visible);
+    else gui.show(visible);
     document.documentElement.classList.toggle('clean', !visible);
     // The free area changes with the chrome (and with compare, also a state change): framed again now, so the
     // frame set() waits for, and the link made after it, already show the new framing.
-    freeView?.measure();
+    freeView.measure();
   };
   // The address bar follows the state (url-sync.ts): a copied link reproduces the view.
   const urlSync = new UrlSync(() => {
@@ -185,10 +204,6 @@ function start(): void {
   });
   compareOverlay = mountCompareOverlay(app, chrome, canvas);
   const bench = startBench(app);
-  panel = new Panel(app, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
-  timeline = new Timeline(overlay.statsEl, app);
-  freeView = trackFreeView(app, canvas, () => panel?.gui.domElement, overlay.statsEl, window.matchMedia(NARROW_QUERY));
-  installTimelineSeek(app, timeline, canvas);
   const hover = new BoneHover(app, canvas, chrome);
 
   window.skinlab = {
@@ -208,8 +223,23 @@ function start(): void {
     exportGlb: () => exportGlbForScript(app),
     bench: (options) => bench.run(options).then((r) => r.rows),
   };
-  mountRecorder(panel.gui, app, window.skinlab);
-  returnFocusAfterPanel(panel.gui.domElement, canvas);
+  /**
+   * The panel's controllers, the timeline and the recorder, once: after the first model's first frame is shown
+   * (view.modelShown), before a first load's error shows, or CHROME_WAIT_MS into a load that takes longer
+   * (the page only waits for its worker then). The readiness state comes after it.
+   */
+  buildChrome = (): void => {
+    if (panel) return;
+    panel = new Panel(app, gui, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
+    timeline = new Timeline(overlay.statsEl, app);
+    installTimelineSeek(app, timeline, canvas);
+    mountRecorder(panel.gui, app, window.skinlab);
+    returnFocusAfterPanel(panel.gui.domElement, canvas);
+    if (app.current) panel.modelChanged(app.current);
+    setChrome(app.state.gui && chromeVisible);
+    chromeBuilt();
+  };
+  setTimeout(buildChrome, CHROME_WAIT_MS);
 
   // Stats box at 4 Hz while it is shown: text updates are not per-frame work.
   setInterval(() => {
@@ -231,6 +261,7 @@ function start(): void {
   requestAnimationFrame(syncTime);
 
   const booted = app.set({ model: 'default', ...params });
+  void booted.finally(buildChrome);
   // set() has applied the parameters by now (its first, synchronous step): a crowd with LOD gets its LOD
   // worker compiling the simplifier while the model loads (crowd-lod-loader.ts).
   prewarmCrowdLod(app.state);

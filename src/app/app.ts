@@ -244,6 +244,7 @@ export class App implements AppContext {
     await this.deform.whenShown(this.current, this.state);
     // Its first frame drawn at once (frame-loop.ts drawNow), unless nothing can be drawn yet.
     if (this.current !== model || !this.loop.drawNow()) await this.nextFrame();
+    await this.view.modelShown?.();
   }
 
   /** Progress's Cancel: stops a load, or a precompute (the technique on screen stays, compare ends). */

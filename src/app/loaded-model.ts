@@ -48,4 +48,9 @@ export interface AppView {
   error(message: string | null): void;
   modelChanged(model: LoadedModel): void;
   stateChanged(): void;
+  /**
+   * A model's first frame is drawn (App.adopt): the load ends (readiness "ready") once what this returns settles.
+   * The page builds its panel here after the first model's frame has been shown (main.ts).
+   */
+  modelShown?(): Promise<void> | void;
 }

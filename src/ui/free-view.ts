@@ -20,6 +20,29 @@ const STATS_LINES = 12;
 const STATS_COLUMNS_NARROW = 40;
 const STATS_LINES_NARROW = 3;
 
+/** A client rectangle (DOMRect's fields). */
+export interface PanelRect {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The rectangle the panel will cover, from its root alone (gui.ts panelRoot, before the Panel fills it): the root's
+ * place and width, and when it is open the height of the window (its stylesheet's most). A filled panel is taller
+ * than 70 % of any usual window, and the free rectangles (render/free-rect.ts, minSide) of a cover that tall are
+ * those of one reaching the bottom: the first model is framed as it will be once the panel is there. Closed (phones),
+ * the title bar is all it covers, as here.
+ */
+export function panelReserve(root: HTMLElement, open: boolean): PanelRect {
+  const r = root.getBoundingClientRect();
+  const bottom = open ? Math.max(r.bottom, window.innerHeight) : r.bottom;
+  return { left: r.left, top: r.top, right: r.right, bottom, width: r.width, height: bottom - r.top };
+}
+
 export interface FreeView {
   /** Measures the overlays now and re-frames an automatic view when they changed. */
   measure(): void;
@@ -43,13 +66,12 @@ function statsReserve(stats: HTMLElement, narrow: boolean): { left: number; top:
   return Number.isFinite(y) ? { left, top: y, right: left + Math.min(width, window.innerWidth - 2 * left), bottom: y + height } : null;
 }
 
-export function trackFreeView(app: App, canvas: HTMLCanvasElement, panel: () => HTMLElement | undefined, stats: HTMLElement, narrow: MediaQueryList): FreeView {
+export function trackFreeView(app: App, canvas: HTMLCanvasElement, panel: () => PanelRect | undefined, stats: HTMLElement, narrow: MediaQueryList): FreeView {
   let last = '';
   const measure = (): void => {
     // Nothing to frame yet: no layout is forced while the page builds itself (the model's arrival measures).
     if (app.current === null) return;
-    const panelEl = panel();
-    const panelRect = panelEl?.getBoundingClientRect();
+    const panelRect = panel();
     // The chrome is shown when the panel is (the H key and gui=0 hide both).
     const shown = app.state.gui && app.state.compare === null && panelRect !== undefined && panelRect.width > 0 && panelRect.height > 0;
     const c = canvas.getBoundingClientRect();

@@ -17,6 +17,17 @@ import { mountExportGlb } from './export-glb.ts';
 import { savePicture } from './save-picture.ts';
 import { TracksPanel } from './tracks-panel.ts';
 
+/**
+ * The panel's root, empty: its title bar at its place and width (the stylesheet's: 300 px, less on a narrow
+ * screen), closed on phones (the model in full view). Made with the page, so the first model is framed beside it
+ * (ui/free-view.ts panelReserve) before the Panel fills it.
+ */
+export function panelRoot(): GUI {
+  const gui = new GUI({ title: 'skinlab' });
+  if (window.matchMedia(NARROW_QUERY).matches) gui.close();
+  return gui;
+}
+
 /** Panel actions implemented outside the panel (composition root). */
 export interface PanelActions {
   /** "Copy link (L)": a link that reproduces this view. */
@@ -96,16 +107,15 @@ export class Panel {
   /** Says when the model cannot be linked (opened from a file). */
   private readonly copyLinkCtl: Controller;
 
+  /** Fills `gui`, the panel's root (panelRoot(): made before the first model, filled after its first frame). */
   constructor(
     private readonly app: App,
+    gui: GUI,
     private readonly onOpenFile: () => void,
     private readonly onHelp: () => void,
     private readonly actions: PanelActions = {},
   ) {
-    // Width from the stylesheet (300 px, less on a narrow screen).
-    this.gui = new GUI({ title: 'skinlab' });
-    // Phones start with the panel closed to its title bar, the model in full view.
-    if (window.matchMedia(NARROW_QUERY).matches) this.gui.close();
+    this.gui = gui;
     const p = this.proxy;
     const models = this.gui.addFolder('Model');
     this.modelFolder = models;
