@@ -4,14 +4,12 @@ import { BUILTIN_MODELS } from '../app/builtins.ts';
 import { VIEW_IDS, VIEW_SUMMARY } from '../render/views.ts';
 import { TECHNIQUE_IDS } from '../techniques/technique.ts';
 import { TECHNIQUES } from '../techniques/index.ts';
-import { MORPH_PATHS } from '../anim/morph.ts';
 import { linkTime } from '../app/frame.ts';
-import { formatMorph } from '../app/state.ts';
 import { addCompareControl } from './compare-controls.ts';
 import { addUpControl } from './up-control.ts';
 import { addShadingControl } from './shading-control.ts';
 import { addCrowdControls, crowdProxy, syncCrowdProxy } from './crowd-controls.ts';
-import { availablePresets } from './morph-presets.ts';
+import { MorphPanel } from './morph-panel.ts';
 import { NARROW_QUERY } from './overlay.ts';
 import { mountExportGlb } from './export-glb.ts';
 import { savePicture } from './save-picture.ts';
@@ -67,24 +65,9 @@ export class Panel {
     copyLink: (): void => this.actions.copyLink?.(),
     benchmark: (): void => this.actions.benchmark?.(),
     fullscreen: (): void => this.toggleFullscreen(),
-    morphs: 'slots',
-    morphTrack: true,
-    preset: '(choose)',
-    resetMorphs: (): void => {
-      this.app.anim.resetMorphs();
-      this.proxy.preset = '(choose)';
-      this.refresh();
-    },
   };
-  /** Morph targets panel: rebuilt per model, hidden for a model without targets. */
-  private readonly morph: GUI;
-  private morphPathCtl: Controller;
-  private morphFolders: GUI[] = [];
-  private presetCtl: Controller | null = null;
-  /** Slider values by target name, mirrored from the player's final weights (listen()). */
-  private morphValues: Record<string, number> = {};
-  private readonly slotView: HTMLElement;
-  private slotViewAt = 0;
+  /** Morph targets folder: rebuilt per model, hidden for a model without targets. */
+  private readonly morphs: MorphPanel;
   /** setVisible's state: hidden, frame() and the listening sliders do nothing. */
   private visible = true;
   private modelCtl: Controller;
@@ -186,21 +169,7 @@ export class Panel {
     addCrowdControls(render, p, app);
     render.add(p, 'frame').name('Frame model  (F)');
 
-    // Morph targets (GPU Gems ch. 4, Dawn): path, expression track, presets, slot readout, then the sliders.
-    this.morph = this.gui.addFolder('Morph targets');
-    this.morphPathCtl = this.morph.add(p, 'morphs', [...MORPH_PATHS]).name('morph path').onChange((v: string) => {
-      void app.set({ morphs: v });
-    });
-    this.morphPathCtl.domElement.title = "slots: Dawn's 5 attribute slots (more active targets are dropped); texture: every target from a float texture; cpu: the reference";
-    this.morph.add(p, 'morphTrack').name('play expression track').onChange((v: boolean) => {
-      app.state.morphTrack = v;
-    });
-    this.morph.add(p, 'resetMorphs').name('Reset (all to track / 0)');
-    this.slotView = document.createElement('div');
-    this.slotView.className = 'morph-slots';
-    this.slotView.style.cssText = 'padding:4px 8px;font:11px/1.45 monospace;white-space:pre;color:#cfd6df';
-    (this.morph as unknown as { $children: HTMLElement }).$children.appendChild(this.slotView);
-    this.morph.hide();
+    this.morphs = new MorphPanel(this.gui, app, () => this.refresh());
     this.gui.add(p, 'savePicture').name('Save picture  (S)').domElement.title = 'The canvas as a PNG at its pixel size';
     mountExportGlb(this.gui, app);
     this.copyLinkCtl = this.gui.add(p, 'copyLink').name('Copy link  (L)');
@@ -217,43 +186,6 @@ export class Panel {
   private toggleFullscreen(): void {
     const request = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
     request.catch((e: Error) => this.app.fail(`Fullscreen: ${e.message}`));
-  }
-
-  /** Rebuilds the morph panel for a model: Emotions / Modifiers sliders, presets; hidden without targets. */
-  private buildMorphPanel(model: LoadedModel): void {
-    for (const f of this.morphFolders) f.destroy();
-    this.morphFolders = [];
-    this.presetCtl?.destroy();
-    this.presetCtl = null;
-    const targets = model.scene.morphTargets;
-    this.morph.show(targets.length > 0);
-    if (targets.length === 0) return;
-    const p = this.proxy;
-    const presets = availablePresets(targets);
-    if (presets.length > 0) {
-      p.preset = '(choose)';
-      this.presetCtl = this.morph.add(p, 'preset', ['(choose)', ...presets.map((x) => x.name)]).name('expression preset').onChange((name: string) => {
-        const preset = presets.find((x) => x.name === name);
-        if (preset) void this.app.set({ morph: formatMorph(preset.weights) });
-      });
-      this.morphPathCtl.domElement.after(this.presetCtl.domElement);
-    }
-    this.morphValues = {};
-    const values = this.morphValues;
-    const kinds = model.scene.morphKinds;
-    const emotions = this.morph.addFolder('Emotions');
-    const modifiers = this.morph.addFolder('Modifiers');
-    this.morphFolders.push(emotions, modifiers);
-    targets.forEach((name, i) => {
-      values[name] = model.player.morphWeights[i] ?? 0;
-      const folder = kinds?.[i] === 'emotion' ? emotions : modifiers;
-      folder.add(values, name, 0, 1, 0.01).decimals(2).listen(this.visible).onChange((v: number) => {
-        this.app.anim.setMorph(name, v);
-        this.proxy.preset = '(choose)';
-      });
-    });
-    if (emotions.controllers.length === 0) emotions.hide();
-    if (modifiers.controllers.length === 0) modifiers.hide();
   }
 
   /** Rebuilds model-dependent controllers and syncs everything from AppState. */
@@ -297,7 +229,7 @@ export class Panel {
     });
     this.clipCtl.disable(names.length === 0);
     const duration = Math.max(model.player.duration, 1e-3);
-    this.buildMorphPanel(model);
+    this.morphs.modelChanged(model);
     this.tracks.modelChanged(model);
     this.timeCtl = this.anim.add(p, 'time', 0, duration, duration / 500).name('time (s)').decimals(3).listen(this.visible).onChange((t: number) => {
       this.app.state.t = linkTime(t); // as a link writes it: the link and the frame drawn agree
@@ -314,26 +246,7 @@ export class Panel {
     if (!m || !this.visible) return;
     this.proxy.time = m.player.time;
     this.tracks.frame(performance.now());
-    const targets = m.scene.morphTargets;
-    if (targets.length === 0) return;
-    // Sliders follow the weights drawn (expression track or hand-set); lil-gui's listen() shows them.
-    const w = m.player.morphWeights;
-    const values = this.morphValues;
-    for (let i = 0; i < targets.length; i++) if (values[targets[i]!] !== w[i]) values[targets[i]!] = w[i]!;
-    const now = performance.now();
-    if (now - this.slotViewAt < 250) return;
-    this.slotViewAt = now;
-    const st = this.app.stats();
-    let text: string;
-    if (st.morphPath === 'slots') {
-      const rows = [0, 1, 2, 3, 4].map((s) => (s < st.morphSlots.length ? `slot ${s}: ${st.morphSlots[s]} ${st.morphSlotWeights[s]!.toFixed(2)}` : `slot ${s}: —`));
-      rows.push(st.morphDropped > 0 ? `dropped: ${st.morphDropped.toFixed(2)} (more than 5 active)` : 'dropped: 0');
-      text = rows.join('\n');
-    } else {
-      const active = targets.filter((_, i) => w[i] !== 0).length;
-      text = `${st.morphPath}: ${active} active target${active === 1 ? '' : 's'}, none dropped`;
-    }
-    if (this.slotView.textContent !== text) this.slotView.textContent = text;
+    this.morphs.frame(m);
   }
 
   /** Pulls every value from AppState (after URL or API changes). */
@@ -352,8 +265,7 @@ export class Panel {
     p.bone = s.bone;
     p.bindPose = s.bindPose;
     p.skeleton = s.skeleton;
-    p.morphs = s.morphs;
-    p.morphTrack = s.morphTrack;
+    this.morphs.refresh(s);
     this.boneCtl?.show(s.view === 'weights');
     const summary = VIEW_SUMMARY[s.view];
     this.viewCtl.domElement.title = summary;
@@ -397,9 +309,8 @@ export class Panel {
     this.gui.show(visible);
     if (visible === this.visible) return;
     this.visible = visible;
-    const following: Controller[] = this.timeCtl ? [this.timeCtl] : [];
-    for (const f of this.morphFolders) following.push(...f.controllers);
-    for (const c of following) c.listen(visible);
+    this.timeCtl?.listen(visible);
+    this.morphs.setVisible(visible);
   }
 
   dispose(): void {
