@@ -76,8 +76,12 @@ declare global {
   }
 }
 
-/** How long a first load may take before the panel is built anyway (main.ts buildChrome). */
-const CHROME_WAIT_MS = 300;
+/**
+ * How long a first load may take before the panel is built anyway (main.ts buildChrome): long enough that a usual
+ * model's first frame comes first, short enough that a long load (a big file, a slow network) has its panel while
+ * it runs; its progress box shows from PROGRESS_SHOW_DELAY_MS.
+ */
+const CHROME_WAIT_MS = 1000;
 
 function start(): void {
   document.documentElement.dataset.state = 'loading';
@@ -225,7 +229,7 @@ function start(): void {
   };
   /**
    * The panel's controllers, the timeline and the recorder, once: after the first model's first frame is shown
-   * (view.modelShown), before a first load's error shows, or CHROME_WAIT_MS into a load that takes longer
+   * (view.modelShown), before a first load's error shows, or CHROME_WAIT_MS into a first load that takes longer
    * (the page only waits for its worker then). The readiness state comes after it.
    */
   buildChrome = (): void => {
