@@ -181,7 +181,7 @@ export class ModelLoader {
       return true;
     } catch (e) {
       gpu?.dispose();
-      void decoding?.then(releasePreparedTextures);
+      void decoding?.then(releasePreparedTextures, () => {});
       if (seq !== this.seq) return false;
       clock.drop();
       // A load that failed before its parse leaves no worker started ahead of it idle (parse-worker-start.ts).
