@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mergeInfluenceSets, oneInfluenceSet, type InfluenceSet } from '../../../src/loaders/gltf/gltf-influences.ts';
 import type { Influences } from '../../../src/loaders/gltf/gltf-skin.ts';
+// A deterministic generator, so a failure names a reproducible vertex.
+import { rng } from '../../techniques/fixtures.ts';
 
-/** A small deterministic generator (xorshift32), so a failure names a reproducible vertex. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
 
 /** Weights as exporters write them (sorted, summing to 1) mixed with every kind of trouble. */
 const ODD = [0, -0, -0.25, Number.NaN, Infinity, -Infinity, 1e-45, 0.5, 0.5, 2, 0.1, 0.3];
