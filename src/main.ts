@@ -9,7 +9,7 @@ import { Panel, panelRoot } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
 import { returnFocusAfterPanel } from './ui/panel-focus.ts';
 import { mountRecorder } from './ui/recorder.ts';
-import { NARROW_QUERY, Overlay } from './ui/overlay.ts';
+import { NARROW_QUERY, Overlay, PANEL_BUILD_WAIT_MS } from './ui/overlay.ts';
 import { Timeline } from './ui/timeline.ts';
 import { installTimelineSeek } from './ui/timeline-seek.ts';
 import { BoneHover } from './ui/bone-hover.ts';
@@ -75,13 +75,6 @@ declare global {
     };
   }
 }
-
-/**
- * How long a first load may take before the panel is built anyway (main.ts buildChrome): long enough that a usual
- * model's first frame comes first, short enough that a long load (a big file, a slow network) has its panel while
- * it runs; its progress box shows from PROGRESS_SHOW_DELAY_MS.
- */
-const CHROME_WAIT_MS = 1000;
 
 function start(): void {
   document.documentElement.dataset.state = 'loading';
@@ -229,7 +222,7 @@ function start(): void {
   };
   /**
    * The panel's controllers, the timeline and the recorder, once: after the first model's first frame is shown
-   * (view.modelShown), before a first load's error shows, or CHROME_WAIT_MS into a first load that takes longer
+   * (view.modelShown), before a first load's error shows, or PANEL_BUILD_WAIT_MS into a first load that takes longer
    * (the page only waits for its worker then). The readiness state comes after it.
    */
   buildChrome = (): void => {
@@ -243,7 +236,7 @@ function start(): void {
     setChrome(app.state.gui && chromeVisible);
     chromeBuilt();
   };
-  setTimeout(buildChrome, CHROME_WAIT_MS);
+  setTimeout(buildChrome, PANEL_BUILD_WAIT_MS);
 
   // Stats box at 4 Hz while it is shown: text updates are not per-frame work.
   setInterval(() => {

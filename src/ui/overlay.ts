@@ -14,6 +14,13 @@ export const NARROW_QUERY = '(max-width: 699.98px)';
 export const PROGRESS_SHOW_DELAY_MS = 400;
 
 /**
+ * How long the page's first load may take before the panel is built anyway (main.ts buildChrome, which otherwise
+ * builds it just after the first model's first frame is shown): long enough that a usual model's first frame comes
+ * first, short enough that a long load (a big file, a slow network) has its panel while it runs.
+ */
+export const PANEL_BUILD_WAIT_MS = 1000;
+
+/**
  * The page chrome outside lil-gui: the stats box, the error banner (#error, text only), the loading
  * progress bar with Cancel, the drop target highlight and the keyboard help. Plain DOM, no GL.
  */
