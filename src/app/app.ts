@@ -117,6 +117,7 @@ export class App implements AppContext {
         const s = app.state;
         app.renderer.prefetch(scene, findTechnique(s.technique) ?? TECHNIQUES[0]!, s.influences, s.palette, s.morphs, s.shadows, s.shading);
       },
+      settleGpu: () => app.renderer.settle(app.state.shadows),
     });
     this.facts = new Facts(this, () => this.loader.lastParse, () => this.frame.figures.drawCalls, () => this.frame.lod, () => this.frame.mixed.facts(this.current, this.frame.figures));
     this.loss = new ContextLoss(this, () => this.nextFrame());

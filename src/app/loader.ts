@@ -46,6 +46,8 @@ export interface LoadHost {
   readonly firstFrame: FirstFrameClock;
   /** Starts compiling the programs the scene's first frame will draw with, without waiting (the GPU works meanwhile). */
   prefetchPrograms(scene: Scene): void;
+  /** Finishes the GPU work the first frame would wait for (the programs asked for, the shadow map): called while the textures decode. */
+  settleGpu(): void;
 }
 
 /** The last completed parse (info().parse). */
@@ -145,6 +147,9 @@ export class ModelLoader {
       // Images the file carries (glTF) are used before any companion file of the same name (withEmbeddedImages).
       rememberCompanions(scene, companions);
       clock.lap('prepare');
+      // The programs' link read back while the textures decode: this thread's wait for the GPU process overlaps
+      // the decode instead of following the upload.
+      host.settleGpu();
       const decoded = decoding;
       decoding = null;
       gpu = await ModelGpu.create(host.gl, scene, companions, framing, warnings, decoded);

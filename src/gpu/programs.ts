@@ -182,6 +182,19 @@ export class ProgramCache {
     this.compileMs += performance.now() - t0;
   }
 
+  /**
+   * Finishes every variant started by request() and not yet asked for: their link status and uniforms are read
+   * back now (waiting for the GPU process where it is still compiling), so the get() that draws with one later
+   * does not wait. A variant that failed to link is left to that get(), which reports it with its listing.
+   * The time counts as compile time (compileMs).
+   */
+  finishPending(): void {
+    if (this.pending.size === 0) return;
+    const t0 = performance.now();
+    for (const key of [...this.pending.keys()]) this.finish(key);
+    this.compileMs += performance.now() - t0;
+  }
+
   /** Compiles and links `key`'s program into `pending`, reading nothing back (nothing is made on a lost context). */
   private start(key: string, vert: SourceName, frag: SourceName, defines: Defines, feedback: readonly string[]): void {
     const gl = this.gl;

@@ -113,6 +113,20 @@ export class Renderer {
   prefetch(scene: Scene, technique: Technique, influences: number, palette: number, morphs: MorphPath, shadows: boolean, shading: Renderer['shading']): void {
     this.variants.request(scene, technique, influences, palette, 'shaded', morphs, shadows, SceneUniforms.pbrForScene(scene, shading));
     if (shadows) this.lines.requestReceiver();
+    // Sent to the GPU process now: it compiles while this thread goes on (queued commands wait for a flush).
+    this.gl.flush();
+  }
+
+  /**
+   * The GPU work a first frame would otherwise wait for, done now: every program asked for ahead is finished
+   * (ProgramCache.finishPending) and, with `shadows`, the shadow map made (its framebuffer checked). A load calls
+   * it while its textures decode on the browser's threads, so the waits for the GPU process overlap the decode.
+   * Nothing on a lost context (the restored one builds everything anew).
+   */
+  settle(shadows: boolean): void {
+    if (this.gl.isContextLost()) return;
+    this.programs.finishPending();
+    if (shadows) this.shadowMap.ensure();
   }
 
   /** Compiles the technique's variants for a scene up front so the first frame (and a switch) is a program swap. */

@@ -142,6 +142,11 @@ export class ShadowMap {
     gl.activeTexture(gl.TEXTURE0);
   }
 
+  /** Makes the texture and framebuffer now when they do not exist yet (begin() would make them): ahead of a first frame. */
+  ensure(): void {
+    if (!this.framebuffer) this.allocate();
+  }
+
   private allocate(): void {
     const gl = this.gl;
     const texture = gl.createTexture();
