@@ -16,15 +16,21 @@ import { savePicture } from './save-picture.ts';
 import { TracksPanel } from './tracks-panel.ts';
 
 /**
- * The panel's root, empty: its title bar at its place and width (the stylesheet's: 300 px, less on a narrow
- * screen), closed on phones (the model in full view). Made with the page, so the first model is framed beside it
- * (ui/free-view.ts panelReserve) before the Panel fills it.
+ * The panel's root, empty: its box at its place and width (the stylesheet's: 300 px, less on a narrow screen) and
+ * its title bar's height, closed on phones (the model in full view). Made with the page, so the first model is
+ * framed beside it (ui/free-view.ts panelReserve) before the Panel fills it. Until then it is `pending`
+ * (style.css): nothing of it is drawn and its title is not laid out, so the page's first frame waits for no text
+ * (the first text laid out has the browser look up every font its families name).
  */
 export function panelRoot(): GUI {
   const gui = new GUI({ title: 'skinlab' });
+  gui.domElement.classList.add(PENDING);
   if (window.matchMedia(NARROW_QUERY).matches) gui.close();
   return gui;
 }
+
+/** panelRoot's class until the Panel fills the root. */
+const PENDING = 'pending';
 
 /** Panel actions implemented outside the panel (composition root). */
 export interface PanelActions {
@@ -99,6 +105,7 @@ export class Panel {
     private readonly actions: PanelActions = {},
   ) {
     this.gui = gui;
+    gui.domElement.classList.remove(PENDING);
     const p = this.proxy;
     const models = this.gui.addFolder('Model');
     this.modelFolder = models;
