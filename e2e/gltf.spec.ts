@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { coverage, openApp, pixelDifference, waitState, watchConsole } from './helpers.ts';
+import { canvasShot, coverage, openApp, pixelDifference, waitState, watchConsole } from './helpers.ts';
 
 /**
  * glTF in the page: a .gltf whose buffers are separate files loads through the `model` URL (the page fetches the
@@ -126,5 +126,29 @@ test('a Draco-compressed .gltf decodes under the page\'s Content-Security-Policy
   expect((info.parse as { where: string }).where).toBe('main');
   expect(info.triangles).toBe(4672);
   expect(await coverage(page)).toBeGreaterThan(0.01);
+  expect(con.errors).toEqual([]);
+});
+
+test("a glTF's own texture is decoded by the parse worker, for the first model and a switch, into the picture the page's own decode gives", async ({ page, context }) => {
+  const con = watchConsole(page);
+  const images = (): Promise<{ where: string; images: number }> => page.evaluate(() => window.skinlab.info().parse as { where: string; images: number });
+  await page.setViewportSize({ width: 320, height: 240 });
+  // The Fox carries its texture (a PNG) in the .glb: decoded in the worker that read the page's first model.
+  await openApp(page, '?model=fox&t=0.4&gui=0');
+  expect(await images()).toEqual(expect.objectContaining({ where: 'worker', images: 1 }));
+  const first = await canvasShot(page);
+  // A switch away and back: a new worker parses it and decodes the texture again.
+  await page.evaluate(() => window.skinlab.set({ model: 'default' }));
+  expect((await images()).images).toBe(0);
+  await page.evaluate(() => window.skinlab.set({ model: 'fox', t: 0.4 }));
+  expect(await images()).toEqual(expect.objectContaining({ where: 'worker', images: 1 }));
+  expect(pixelDifference(await canvasShot(page), first, 0), 'the switch draws the same picture').toBe(0);
+  // Where no worker can start, the page parses and decodes it itself: the same pixels.
+  const own = await context.newPage();
+  await own.setViewportSize({ width: 320, height: 240 });
+  await own.route('**/parse-worker*', (route) => route.abort());
+  await openApp(own, '?model=fox&t=0.4&gui=0');
+  expect(await own.evaluate(() => window.skinlab.info().parse)).toEqual(expect.objectContaining({ where: 'main', images: 0 }));
+  expect(pixelDifference(await canvasShot(own), first, 0), "the page's own decode draws the same picture").toBe(0);
   expect(con.errors).toEqual([]);
 });

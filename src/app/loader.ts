@@ -9,7 +9,7 @@ import { busiestBone, influencingBones } from '../render/view-data.ts';
 import { findBuiltin } from './builtins.ts';
 import type { LoadedModel, AppView } from './loaded-model.ts';
 import type { ModelSource } from './model-source.ts';
-import { parseModel, takeEarlyParse, type ParseResult } from './parse-client.ts';
+import { closeBitmaps, parseModel, takeEarlyParse, type ParseResult } from './parse-client.ts';
 import { prepareMaterialTextures, releasePreparedTextures, withEmbeddedImages, type PreparedTextures } from '../gpu/textures.ts';
 import { fetchResources, formatBytes } from './model-resources.ts';
 import { rememberCompanions } from './model-companions.ts';
@@ -60,6 +60,8 @@ export interface ParseFigures {
   where: ParseResult['where'];
   parseMs: number;
   totalMs: number;
+  /** The file's own images decoded by the parse worker with the parse (image-predecode.ts); the page decoded the rest. */
+  images: number;
 }
 
 export class ModelLoader {
@@ -106,9 +108,15 @@ export class ModelLoader {
       const builtin = findBuiltin(id);
       const prep: PrepInput = { up: host.up, orient: builtin?.orient };
       // Prepared by the worker for other load options than this load's (the page resolved its query otherwise): read anew.
-      if (early?.parsed.facts && !samePrep(early.parsed.facts.input, prep)) early = null;
+      if (early?.parsed.facts && !samePrep(early.parsed.facts.input, prep)) {
+        closeBitmaps(early.parsed);
+        early = null;
+      }
       if (early) {
-        if (seq !== this.seq) return false;
+        if (seq !== this.seq) {
+          closeBitmaps(early.parsed);
+          return false;
+        }
         ({ parsed } = early);
         ({ bytes: byteCount, resources: resourceCount } = early.figures);
       } else {
@@ -128,7 +136,10 @@ export class ModelLoader {
         resourceCount = resources.size;
         parsed = await parseModel(source.name, bytes, abort.signal, tick(formatBytes(byteCount)), resources, prep);
       }
-      if (seq !== this.seq) return false;
+      if (seq !== this.seq) {
+        closeBitmaps(parsed);
+        return false;
+      }
       clock.lap('parse');
       // Upright, framed and with its footsteps: done by the worker after its parse, or here when it could not.
       const { scene, facts } = parsed.facts ? { scene: parsed.scene, facts: parsed.facts } : prepareScene(parsed.scene, prep);
@@ -137,9 +148,9 @@ export class ModelLoader {
       // both run while this thread prepares the model.
       host.prefetchPrograms(scene);
       const companions = withEmbeddedImages(scene.images, source.companions);
-      decoding = prepareMaterialTextures(host.gl, scene.materials, companions);
+      decoding = prepareMaterialTextures(host.gl, scene.materials, companions, parsed.bitmaps);
       decoding.catch(() => {}); // awaited by ModelGpu.create, which reports a failure
-      this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs };
+      this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs, images: parsed.bitmaps?.size ?? 0 };
       const warnings = [...scene.warnings];
       const player = AnimPlayer.forScene(scene);
       addFootstepKeys(player.controller, facts.footsteps);

@@ -1,15 +1,22 @@
 import type { Scene } from '../model/types.ts';
-import { prepareScene, type PrepFacts, type PrepInput } from './model-prep.ts';
+import { prepareSceneInSteps, type PrepFacts, type PrepInput } from './model-prep.ts';
 
 /**
  * model-prep.ts's preparation as the parse worker runs it: a failure there is not the parse's, so the Scene
  * goes back as parsed, without facts, and the page prepares it itself (and reports what fails, as it always did).
+ * Its steps run in tasks of their own (prepareSceneInSteps, nextTask): the browser reads the bytes of the images
+ * the worker decodes meanwhile (image-predecode.ts) in tasks of this thread, so their decode overlaps the steps.
  */
-export function prepareInWorker(scene: Scene, prep: PrepInput | undefined): { scene: Scene; facts?: PrepFacts } {
+export async function prepareInWorker(scene: Scene, prep: PrepInput | undefined): Promise<{ scene: Scene; facts?: PrepFacts }> {
   if (!prep) return { scene };
   try {
-    return prepareScene(scene, prep);
+    return await prepareSceneInSteps(scene, prep, nextTask);
   } catch {
     return { scene };
   }
+}
+
+/** Resolves in a later task of this thread (after the tasks already waiting). */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

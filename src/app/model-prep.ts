@@ -33,6 +33,20 @@ export function prepareScene(scene: Scene, input: PrepInput): { scene: Scene; fa
   return { scene: upright.scene, facts };
 }
 
+/**
+ * prepareScene in its three steps (upright, framing, footsteps) with `between()` awaited before each: the same
+ * result, with the thread's waiting tasks run in between (model-prep-worker.ts).
+ */
+export async function prepareSceneInSteps(scene: Scene, input: PrepInput, between: () => Promise<void>): Promise<{ scene: Scene; facts: PrepFacts }> {
+  await between();
+  const upright = standUpright(scene, input.up, input.orient);
+  await between();
+  const framing = animatedFraming(upright.scene);
+  await between();
+  const facts: PrepFacts = { input, up: upright.up, framing, footsteps: footstepKeys(upright.scene) };
+  return { scene: upright.scene, facts };
+}
+
 /** True when two preparations were asked with the same options (the worker's and the page's). */
 export function samePrep(a: PrepInput, b: PrepInput): boolean {
   return a.up === b.up && a.orient?.up === b.orient?.up && a.orient?.forward === b.orient?.forward;

@@ -21,6 +21,16 @@ export interface ParseResult {
   readonly totalMs: number;
   /** The worker's preparation of the Scene (model-prep.ts), when it was asked for and succeeded: `scene` is then prepared. */
   readonly facts?: PrepFacts;
+  /**
+   * The Scene's own images the worker decoded (image-predecode.ts), by material file name, for
+   * prepareMaterialTextures; the receiver owns them (closeBitmaps when it does not use them).
+   */
+  readonly bitmaps?: ReadonlyMap<string, ImageBitmap>;
+}
+
+/** Releases a ParseResult's decoded images (a result not used, or not as far as its textures). */
+export function closeBitmaps(parsed: ParseResult | null | undefined): void {
+  if (parsed?.bitmaps) for (const b of parsed.bitmaps.values()) b.close();
 }
 
 /** Interval of `onTick` while parsing, ms. */
@@ -56,7 +66,7 @@ export async function parseModel(
   if (worker && ready) {
     const reply = await runInWorker(worker, (w) => postRequest(w, { name, bytes, resources, prep }), signal, onTick);
     if (!reply) throw new Error('the parser declined the file');
-    return { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts };
+    return { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts, bitmaps: bitmapsOf(reply) };
   }
   worker?.terminate();
   onTick(0);
@@ -92,7 +102,7 @@ export async function takeEarlyParse(href: string, signal: AbortSignal, onTick: 
   }
   const reply = await runInWorker(started.worker, (w) => w.postMessage({ type: 'take', url: href } satisfies ParseTake), signal, onTick);
   if (!reply?.early) return null;
-  return { parsed: { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts }, figures: reply.early };
+  return { parsed: { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts, bitmaps: bitmapsOf(reply) }, figures: reply.early };
 }
 
 /**
@@ -144,6 +154,10 @@ function runInWorker(
     };
     post(worker);
   });
+}
+
+function bitmapsOf(reply: ParseReply & { type: 'done' }): ReadonlyMap<string, ImageBitmap> | undefined {
+  return reply.bitmaps && reply.bitmaps.length > 0 ? new Map(reply.bitmaps) : undefined;
 }
 
 /** Posts a ParseRequest with the bytes' and the resources' buffers transferred. */

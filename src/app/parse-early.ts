@@ -3,6 +3,7 @@ import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
 import { errorFields, type EarlyFigures, type ErrorFields } from './parse-protocol.ts';
 import type { Scene } from '../model/types.ts';
+import { predecodeImages } from './image-predecode.ts';
 import { prepareInWorker } from './model-prep-worker.ts';
 import type { PrepFacts, PrepInput } from './model-prep.ts';
 
@@ -15,7 +16,7 @@ import type { PrepFacts, PrepInput } from './model-prep.ts';
  */
 
 export type EarlyOutcome =
-  | { readonly ok: true; readonly scene: Scene; readonly parseMs: number; readonly figures: EarlyFigures; readonly facts?: PrepFacts }
+  | { readonly ok: true; readonly scene: Scene; readonly parseMs: number; readonly figures: EarlyFigures; readonly facts?: PrepFacts; readonly bitmaps: ReadonlyMap<string, ImageBitmap> }
   | { readonly ok: false; readonly error: ErrorFields; readonly parseMs: number };
 
 /** Reads `url` (absolute) and the files it refers to, then parses and prepares them (`prep`); never rejects. */
@@ -37,7 +38,10 @@ export async function loadEarly(url: string, prep: PrepInput): Promise<EarlyOutc
     const t0 = performance.now();
     const parsed = await loadModelAsync(source.name, bytes, resources);
     parseMs = performance.now() - t0;
-    return { ok: true, ...prepareInWorker(parsed, prep), parseMs, figures };
+    // The images decode on the browser's threads while the Scene is prepared here.
+    const decoding = predecodeImages(parsed);
+    const prepared = await prepareInWorker(parsed, prep);
+    return { ok: true, ...prepared, parseMs, figures, bitmaps: await decoding };
   } catch (e) {
     return { ok: false, error: errorFields(e), parseMs };
   }

@@ -89,7 +89,15 @@ export interface ErrorFields {
  */
 export type ParseReply =
   | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly scene: Scene; readonly parseMs: number; readonly early?: EarlyFigures; readonly facts?: PrepFacts }
+  | {
+      readonly type: 'done';
+      readonly scene: Scene;
+      readonly parseMs: number;
+      readonly early?: EarlyFigures;
+      readonly facts?: PrepFacts;
+      /** The Scene's own images decoded by the worker (image-predecode.ts), by material file name; transferred. */
+      readonly bitmaps?: readonly (readonly [string, ImageBitmap])[];
+    }
   | { readonly type: 'error'; readonly error: ErrorFields; readonly parseMs: number }
   | { readonly type: 'declined' };
 

@@ -1,4 +1,5 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
+import { predecodeImages } from './image-predecode.ts';
 import { prepareInWorker } from './model-prep-worker.ts';
 import { loadEarly, type EarlyOutcome } from './parse-early.ts';
 import { errorFields, transferables, type ParseEarly, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
@@ -7,8 +8,8 @@ import { errorFields, transferables, type ParseEarly, type ParseReply, type Pars
  * The parse worker's work (its entry, parse-worker.ts, loads this module once it has reported itself started):
  * parses one model (with the files it refers to, `resources`: a .gltf's buffers and images; Draco and meshopt
  * decoders run here too) off the page's thread so the GUI, the camera and the current model keep running. The
- * Scene goes back with its typed-array buffers transferred, a failure as plain error fields. Cancelling is
- * terminate().
+ * Scene goes back with its typed-array buffers transferred, with the file's own images decoded meanwhile
+ * (image-predecode.ts, ImageBitmaps transferred too), a failure as plain error fields. Cancelling is terminate().
  *
  * With `prep`, the Scene is prepared for the page too (model-prep.ts: upright, framing, footsteps).
  * A worker started ahead carries a ParseEarly in its name: it reads and parses the page's first model at once
@@ -27,7 +28,7 @@ export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: Mes
   /** Posts a parsed Scene with its buffers transferred. */
   const send = (reply: ParseReply & { type: 'done' }): void => {
     try {
-      scope.postMessage(reply, transferables(reply.scene));
+      scope.postMessage(reply, [...transferables(reply.scene), ...(reply.bitmaps ?? []).map(([, bitmap]) => bitmap)]);
     } catch (err) {
       // A Scene that does not survive structured clone is a loader defect: say so rather than die silently.
       scope.postMessage({ type: 'error', error: errorFields(err), parseMs: reply.parseMs });
@@ -43,7 +44,7 @@ export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: Mes
       }
       const outcome = await early.outcome;
       early = null;
-      if (outcome.ok) send({ type: 'done', scene: outcome.scene, parseMs: outcome.parseMs, early: outcome.figures, facts: outcome.facts });
+      if (outcome.ok) send({ type: 'done', scene: outcome.scene, parseMs: outcome.parseMs, early: outcome.figures, facts: outcome.facts, bitmaps: [...outcome.bitmaps] });
       else scope.postMessage({ type: 'error', error: outcome.error, parseMs: outcome.parseMs });
       return;
     }
@@ -52,7 +53,10 @@ export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: Mes
     try {
       const parsed = await loadModelAsync(name, bytes, resources);
       const parseMs = performance.now() - t0;
-      send({ type: 'done', ...prepareInWorker(parsed, prep), parseMs });
+      // The images decode on the browser's threads while the Scene is prepared here.
+      const decoding = predecodeImages(parsed);
+      const prepared = await prepareInWorker(parsed, prep);
+      send({ type: 'done', ...prepared, parseMs, bitmaps: [...(await decoding)] });
     } catch (err) {
       scope.postMessage({ type: 'error', error: errorFields(err), parseMs: performance.now() - t0 });
     }

@@ -6,6 +6,7 @@ import type { SceneImage } from '../model/types.ts';
 import { ktx2Support, prepareKtx2, uploadKtx2 } from './ktx2-upload.ts';
 import { beginTexture, finishTexture } from './texture-state.ts';
 import { isKtx2 } from '../loaders/textures/sniff.ts';
+import { decodeBitmap } from '../loaders/textures/bitmap.ts';
 
 /**
  * Material textures: fetch (an image embedded in the model first: withEmbeddedImages), decode, upload. PNG, JPEG, BMP, GIF and WebP go through the browser's
@@ -45,6 +46,11 @@ const NEUTRAL: Readonly<Record<MaterialMapField, [number, number, number, number
 
 const mapName = (m: MaterialTextureNames, field: 'diffuseMap' | MaterialMapField): string | undefined => m[field]?.trim() || undefined;
 
+/** Every file the materials name (diffuse and other maps), trimmed, each once: the keys of PreparedTextures. */
+export function materialTextureNames(materials: readonly MaterialTextureNames[]): string[] {
+  return [...new Set(materials.flatMap((m) => [mapName(m, 'diffuseMap'), ...MATERIAL_MAP_FIELDS.map((f) => mapName(m, f))]).filter((n): n is string => !!n))];
+}
+
 /** Fetches a companion file by the name a model wrote; null when it does not exist. */
 export type CompanionSource = (name: string) => Promise<Uint8Array | null>;
 
@@ -55,12 +61,18 @@ export type CompanionSource = (name: string) => Promise<Uint8Array | null>;
  */
 export function withEmbeddedImages(images: readonly SceneImage[] | undefined, companions: CompanionSource): CompanionSource {
   if (!images || images.length === 0) return companions;
+  const find = embeddedImages(images);
+  return (name) => Promise.resolve(find(name)).then((bytes) => bytes ?? companions(name));
+}
+
+/** withEmbeddedImages' lookup alone: the bytes of the embedded image a name stands for, or null. */
+export function embeddedImages(images: readonly SceneImage[]): (name: string) => Uint8Array | null {
   const byName = new Map<string, Uint8Array>();
   for (const image of images) {
     byName.set(image.name, image.bytes);
     if (!byName.has(image.name.trim())) byName.set(image.name.trim(), image.bytes);
   }
-  return (name) => Promise.resolve(byName.get(name) ?? byName.get(name.trim())).then((bytes) => bytes ?? companions(name));
+  return (name) => byName.get(name) ?? byName.get(name.trim()) ?? null;
 }
 
 /** A file ready to upload, or the reason it cannot be used. */
@@ -105,20 +117,30 @@ export type PreparedTextures = ReadonlyMap<string, Prepared>;
 /**
  * Fetches and decodes every file the materials name (each once). CPU only: the one GL call reads
  * MAX_TEXTURE_SIZE, and a lost context's null falls back to the default limit. Never throws for a file.
+ * `decoded`: files decoded already (by the parse worker, app/image-predecode.ts, with decodeBitmap), by name
+ * (materialTextureNames): taken over (closed here when no material names them), checked against this
+ * device's size limit like the page's own decodes.
  */
 export async function prepareMaterialTextures(
   gl: WebGL2RenderingContext,
   materials: readonly MaterialTextureNames[],
   companions: CompanionSource,
+  decoded?: ReadonlyMap<string, ImageBitmap>,
 ): Promise<PreparedTextures> {
   const maxSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number | null;
   const limits: DecodeLimits = { ...DEFAULT_LIMITS, maxDimension: Math.min(DEFAULT_LIMITS.maxDimension, maxSize || DEFAULT_LIMITS.maxDimension) };
-  const names = [...new Set(materials.flatMap((m) => [mapName(m, 'diffuseMap'), ...MATERIAL_MAP_FIELDS.map((f) => mapName(m, f))]).filter((n): n is string => !!n))];
+  const names = materialTextureNames(materials);
+  if (decoded) for (const [name, bitmap] of decoded) if (!names.includes(name)) bitmap.close();
   const prepared = new Map<string, Prepared>();
   // Asked only when a KTX2 file is met: the first extension query is a round trip that waits for the GPU process.
   let support: Ktx2Support | null = null;
   const supportOnce = (): Ktx2Support => (support ??= ktx2Support(gl));
-  await Promise.all(names.map(async (name) => prepared.set(name, await prepareTexture(name, companions, limits, supportOnce))));
+  await Promise.all(
+    names.map(async (name) => {
+      const bitmap = decoded?.get(name);
+      prepared.set(name, bitmap ? sizeChecked(bitmap, limits) : await prepareTexture(name, companions, limits, supportOnce));
+    }),
+  );
   return prepared;
 }
 
@@ -221,14 +243,15 @@ async function prepareTexture(name: string, companions: CompanionSource, limits:
   if (decoded.kind === 'image') return { ok: true, image: decoded.image };
   let bitmap: ImageBitmap;
   try {
-    bitmap = await createImageBitmap(new Blob([bytes as BlobPart], { type: decoded.mime }), {
-      imageOrientation: 'none',
-      premultiplyAlpha: 'none',
-      colorSpaceConversion: 'none',
-    });
+    bitmap = await decodeBitmap(bytes, decoded.mime);
   } catch {
     return { ok: false, reason: `is unusable: corrupt ${decoded.type.toUpperCase()}: the browser could not decode it` };
   }
+  return sizeChecked(bitmap, limits);
+}
+
+/** A decoded bitmap ready to upload, or (closed) the reason it is larger than the device takes. */
+function sizeChecked(bitmap: ImageBitmap, limits: DecodeLimits): Prepared {
   if (bitmap.width > limits.maxDimension || bitmap.height > limits.maxDimension) {
     bitmap.close();
     return { ok: false, reason: `is unusable: ${bitmap.width}x${bitmap.height} is larger than this device's ${limits.maxDimension} pixel limit` };

@@ -5,7 +5,7 @@ import { BUILTIN_MODELS } from '../../src/app/builtins.ts';
 import { firstModelPrep } from '../../src/app/early-start.ts';
 import { footstepKeys } from '../../src/app/footstep-keys.ts';
 import { animatedFraming } from '../../src/app/framing.ts';
-import { prepareScene, samePrep } from '../../src/app/model-prep.ts';
+import { prepareScene, prepareSceneInSteps, samePrep } from '../../src/app/model-prep.ts';
 import { prepareInWorker } from '../../src/app/model-prep-worker.ts';
 import { transferables } from '../../src/app/parse-protocol.ts';
 import { standUpright } from '../../src/app/up-axis.ts';
@@ -42,13 +42,22 @@ describe('prepareScene', () => {
     expect(transferables(facts)).toEqual([]);
   });
 
-  it('in the worker, a preparation that throws sends the scene back as parsed, without facts', () => {
+  it('in the worker, a preparation that throws sends the scene back as parsed, without facts', async () => {
     const scene = walker();
     const broken = { ...scene, clips: null } as unknown as Scene;
-    const r = prepareInWorker(broken, { up: 'auto' });
+    const r = await prepareInWorker(broken, { up: 'auto' });
     expect(r.scene).toBe(broken);
     expect(r.facts).toBeUndefined();
-    expect(prepareInWorker(scene, undefined)).toEqual({ scene });
+    expect(await prepareInWorker(scene, undefined)).toEqual({ scene });
+  });
+
+  it('in the worker, in steps with the thread free between them: the same result as prepareScene', async () => {
+    const orient = BUILTIN_MODELS.find((b) => b.id === 'tiny4')!.orient;
+    const steps: string[] = [];
+    const stepwise = await prepareSceneInSteps(tiny4(), { up: 'auto', orient }, async () => void steps.push('yield'));
+    expect(stepwise).toEqual(prepareScene(tiny4(), { up: 'auto', orient }));
+    expect(steps.length).toBe(3);
+    expect(await prepareInWorker(tiny4(), { up: 'auto', orient })).toEqual(stepwise);
   });
 });
 
