@@ -22,6 +22,7 @@ import { readbackSkin, type SkinReadback } from './skin-readback.ts';
 import { SurfacePass } from './surface-pass.ts';
 import { Variants } from './variants.ts';
 import { surfaceView } from './views.ts';
+import { DrawRegion } from './draw-region.ts';
 
 /**
  * Draws one model per frame: updates the technique's state for the pose (palettes, CPU skinning, morph
@@ -69,14 +70,14 @@ export class Renderer {
   private readonly diffSignature = new Float64Array(DIFF_SIGNATURE);
   /** The palettes of the model drawn when the caller passes none to render() (built when the model changes). */
   private paletteSet: PaletteSet | null = null;
-  /** The region drawn into (compare halves: [x, y, width, height]) while `regionOn`; else the whole buffer. */
-  private readonly region = new Int32Array(4);
-  private regionOn = false;
+  /** The part of the buffer drawn into (a compare half, or all of it). */
+  private readonly region: DrawRegion;
   /** Technique options of the frame being drawn (reused object). */
   private readonly techniqueOptions = { influences: 4, palette: 12 };
 
   constructor(readonly gl: WebGL2RenderingContext) {
     this.programs = new ProgramCache(gl);
+    this.region = new DrawRegion(gl);
     this.caps = {
       maxUniformBlockSize: gl.getParameter(gl.MAX_UNIFORM_BLOCK_SIZE) as number,
       maxVertexUniformVectors: gl.getParameter(gl.MAX_VERTEX_UNIFORM_VECTORS) as number,
@@ -152,29 +153,12 @@ export class Renderer {
    * scissor are set to it when a pass clears. fullCanvas() goes back to the whole buffer.
    */
   setRegion(region: ArrayLike<number>): void {
-    for (let i = 0; i < 4; i++) this.region[i] = region[i]!;
-    this.regionOn = true;
+    this.region.set(region);
   }
 
   /** Back to drawing the whole buffer (scissor off). */
   fullCanvas(): void {
-    this.regionOn = false;
-    this.gl.disable(this.gl.SCISSOR_TEST);
-    this.gl.viewport(0, 0, this.gl.drawingBufferWidth, this.gl.drawingBufferHeight);
-  }
-
-  /** Sets the viewport (and in a region, the scissor) to what render() draws into. */
-  private useRegion(): void {
-    const gl = this.gl;
-    const r = this.region;
-    if (this.regionOn) {
-      gl.viewport(r[0]!, r[1]!, r[2]!, r[3]!);
-      gl.enable(gl.SCISSOR_TEST);
-      gl.scissor(r[0]!, r[1]!, r[2]!, r[3]!);
-    } else {
-      gl.disable(gl.SCISSOR_TEST);
-      gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
-    }
+    this.region.whole();
   }
 
   /**
@@ -182,10 +166,7 @@ export class Renderer {
    * background colour (also what is drawn while no model is loaded).
    */
   clear(): void {
-    const gl = this.gl;
-    this.useRegion();
-    gl.clearColor(0.105, 0.115, 0.135, 1);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    this.region.clear();
   }
 
   /**
@@ -300,7 +281,7 @@ export class Renderer {
       gl.bindFramebuffer(gl.FRAMEBUFFER, dv.image.framebuffer);
       this.surfaces.draw(model, v, tmeshes, opts, out, true);
       gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-      this.useRegion();
+      this.region.use();
       dv.composite();
       out.drawCalls++;
       const sig = this.diffSignature;
@@ -314,7 +295,7 @@ export class Renderer {
       sig[7] = shadows ? 1 : 0;
       for (let i = 0; i < 16; i++) sig[8 + i] = camera.viewProj[i]!;
       // A compare half's targets hold both halves: the count (of the whole buffer) is left out.
-      if (this.regionOn) {
+      if (this.region.partial) {
         out.diffPixels = -1;
         out.diffShare = -1;
       } else {
