@@ -78,6 +78,8 @@ test('the panel fills in after the first frame without moving the model: that fr
         first = false;
         (window as unknown as { __firstPicture: string }).__firstPicture = this.canvas.toDataURL();
         (window as unknown as { __panelAtFirst: number }).__panelAtFirst = document.querySelectorAll('.lil-gui .lil-controller').length;
+        // Until that frame the empty canvas and the panel's root are left out of the picture (style.css `pending`).
+        (window as unknown as { __shownAtFirst: string }).__shownAtFirst = `${getComputedStyle(this.canvas).opacity} ${getComputedStyle(document.querySelector('.lil-gui.lil-root')!).visibility}`;
       }
     };
   });
@@ -85,8 +87,10 @@ test('the panel fills in after the first frame without moving the model: that fr
   await openApp(page, '?t=0.5&paused=1&grid=0');
   const r = await page.evaluate(async () => {
     await window.skinlab.set({});
-    const w = window as unknown as { __firstPicture: string; __panelAtFirst: number };
+    const w = window as unknown as { __firstPicture: string; __panelAtFirst: number; __shownAtFirst: string };
     return {
+      shownAtFirst: w.__shownAtFirst,
+      shownNow: `${getComputedStyle(document.getElementById('view')!).opacity} ${getComputedStyle(document.querySelector('.lil-gui.lil-root')!).visibility}`,
       same: (document.getElementById('view') as HTMLCanvasElement).toDataURL() === w.__firstPicture,
       controllersAtFirst: w.__panelAtFirst,
       controllersNow: document.querySelectorAll('.lil-gui .lil-controller').length,
@@ -98,6 +102,8 @@ test('the panel fills in after the first frame without moving the model: that fr
   console.log(`[first-frame] load ${Math.round(r.loadMs)} ms; panel controllers at the first frame: ${r.controllersAtFirst}, now ${r.controllersNow}`);
   if (r.loadMs < PANEL_BUILD_WAIT_MS) expect(r.controllersAtFirst, 'the panel is filled after the first frame').toBe(0);
   expect(r.controllersNow).toBeGreaterThan(20);
+  if (r.loadMs < PANEL_BUILD_WAIT_MS) expect(r.shownAtFirst, 'canvas and panel root hidden while the first frame is drawn').toBe('0 hidden');
+  expect(r.shownNow, 'both shown once it is').toBe('1 visible');
   expect(r.same, 'the frame after the panel filled in is the first frame, pixel for pixel').toBe(true);
   expect(con.errors).toEqual([]);
 });

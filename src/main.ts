@@ -130,6 +130,7 @@ function start(): void {
     },
     // The first model's frame is shown (the next display frame has taken it), then the panel is filled in.
     modelShown: () => {
+      canvas.classList.remove('pending');
       if (panel) return undefined;
       requestAnimationFrame(() => setTimeout(buildChrome));
       return chromeReady;
