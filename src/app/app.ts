@@ -1,3 +1,4 @@
+import { afterPaint } from './after-paint.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { Renderer } from '../render/renderer.ts';
 import { findTechnique, TECHNIQUES, type Technique } from '../techniques/index.ts';
@@ -245,7 +246,10 @@ export class App implements AppContext {
     await this.deform.whenShown(this.current, this.state);
     // Its first frame drawn at once (frame-loop.ts drawNow), unless nothing can be drawn yet.
     if (this.current !== model || !this.loop.drawNow()) await this.nextFrame();
+    // The load's work the first frame did not need, once that frame is on screen; the panel is filled in after it.
+    const later = afterPaint().then(model.afterFirstFrame);
     await this.view.modelShown?.();
+    await later;
   }
 
   /** Progress's Cancel: stops a load, or a precompute (the technique on screen stays, compare ends). */

@@ -24,7 +24,7 @@ export interface FirstFrame {
   fetchMs: number;
   /**
    * The parse worker's round trip: its start, the transfers, the parse itself and the worker's preparation (upright,
-   * framing, footsteps: model-prep.ts); info().parse has the parse alone. For the first model, what is left of the
+   * framing: model-prep.ts); info().parse has the parse alone. For the first model, what is left of the
    * worker's early read and parse when the page asks for it (parse-early.ts).
    */
   parseMs: number;

@@ -7,7 +7,8 @@ import type { Scene } from '../model/types.ts';
  * every clip that travels (ground speed above zero), added to the controller at load so the tracks
  * timeline shows and flashes them and `info().events` lists them. Clips that carry their own markers, and
  * skeletons without two named feet, are left alone. Load-time work: it samples each clip once (a few
- * milliseconds for a walk; model-prep.ts runs it in the parse worker); it allocates, never per frame.
+ * milliseconds for a walk; the loader runs it once the model's first frame is on screen, LoadedModel.afterFirstFrame);
+ * it allocates, never per frame.
  */
 
 /** One footstep key: clip index, time in seconds, marker name. */
@@ -17,7 +18,7 @@ export interface FootstepKey {
   readonly name: string;
 }
 
-/** The footstep keys the scene's clips get (no GL, no page state: runs in the parse worker too). */
+/** The footstep keys the scene's clips get (no GL, no page state). */
 export function footstepKeys(scene: Scene): FootstepKey[] {
   const keys: FootstepKey[] = [];
   if (findFeet(scene.skeleton.names) === null) return keys;

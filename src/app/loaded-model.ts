@@ -40,6 +40,12 @@ export interface LoadedModel {
   readonly lookAt: LookAt | null;
   /** Which of the file's axes stands up, and why (up-axis.ts; info().up). */
   readonly up: UpChoice;
+  /**
+   * The load's work that its first frame does not need (the footstep keys the feet give, footstep-keys.ts):
+   * App.adopt runs it once that frame is on screen, before the load ends (readiness "ready") and before the
+   * page's panel is first filled in.
+   */
+  readonly afterFirstFrame: () => void;
 }
 
 /** What the app tells the page chrome (GUI, overlays); implemented in src/ui and wired in main.ts. */

@@ -1,7 +1,7 @@
 import { AnimPlayer } from '../anim/player.ts';
 import { LookAt } from '../anim/look-at.ts';
 import { PaletteSet } from '../anim/palette-set.ts';
-import { addFootstepKeys } from './footstep-keys.ts';
+import { addFootstepKeys, footstepKeys } from './footstep-keys.ts';
 import { LoadError } from '../model/errors.ts';
 import type { Scene } from '../model/types.ts';
 import { ModelGpu } from '../render/model-gpu.ts';
@@ -141,7 +141,7 @@ export class ModelLoader {
         return false;
       }
       clock.lap('parse');
-      // Upright, framed and with its footsteps: done by the worker after its parse, or here when it could not.
+      // Upright and framed: done by the worker after its parse, or here when it could not.
       const { scene, facts } = parsed.facts ? { scene: parsed.scene, facts: parsed.facts } : prepareScene(parsed.scene, prep);
       const { up, framing } = facts;
       // The shader programs' compile (the GPU process), then the textures' decode (threads of the browser's own):
@@ -153,7 +153,6 @@ export class ModelLoader {
       this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs, images: parsed.bitmaps?.size ?? 0 };
       const warnings = [...scene.warnings];
       const player = AnimPlayer.forScene(scene);
-      addFootstepKeys(player.controller, facts.footsteps);
       view.progress(`Preparing ${source.name} for the GPU…`);
       // Images the file carries (glTF) are used before any companion file of the same name (withEmbeddedImages).
       rememberCompanions(scene, companions);
@@ -187,6 +186,14 @@ export class ModelLoader {
         startClip: builtin?.clip && scene.clips.some((c) => c.name === builtin.clip) ? builtin.clip : scene.clips[0]?.name ?? '',
         lookAt: LookAt.find(scene.skeleton),
         up,
+        afterFirstFrame: () => {
+          // Not the load's failure: the model plays on without them.
+          try {
+            addFootstepKeys(player.controller, footstepKeys(scene));
+          } catch (e) {
+            console.warn(`${source.name}: no footstep keys: ${(e as Error).message}`);
+          }
+        },
       };
       this.last = { source, id, label, detail };
       for (const w of warnings) console.warn(`${source.name}: ${w}`);

@@ -1,15 +1,15 @@
 import type { Orientation } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
-import { footstepKeys, type FootstepKey } from './footstep-keys.ts';
 import { animatedFraming, type Framing } from './framing.ts';
 import { standUpright, type UpChoice, type UpParam } from './up-axis.ts';
 
 /**
- * The load-time work on a parsed Scene that needs neither GL nor the page: standing it upright (up-axis.ts),
- * framing it over its clips (framing.ts) and finding its footsteps (footstep-keys.ts) — tens of ms on a
- * character, all posing on the CPU. The parse worker runs it right after the parse (parse-worker.ts, for the
- * page's first model before the page is even built), so the page only checks that the worker prepared the
- * scene for the same load options (samePrep) and takes the result. Where no worker runs, the page runs it.
+ * The load-time work on a parsed Scene that its first frame needs and that needs neither GL nor the page:
+ * standing it upright (up-axis.ts) and framing it over its clips (framing.ts) — tens of ms on a character, all
+ * posing on the CPU. The parse worker runs it right after the parse (parse-worker.ts, for the page's first
+ * model before the page is even built), so the page only checks that the worker prepared the scene for the same
+ * load options (samePrep) and takes the result. Where no worker runs, the page runs it. (The footsteps, which
+ * the first frame does not show, are found once it is on screen: loader.ts afterFirstFrame.)
  */
 
 /** The load options the preparation depends on: the `up` key and the built-in's own orientation. */
@@ -23,28 +23,23 @@ export interface PrepFacts {
   readonly input: PrepInput;
   readonly up: UpChoice;
   readonly framing: Framing;
-  readonly footsteps: readonly FootstepKey[];
 }
 
-/** `scene` stood upright as `input` asks, with its framing and footsteps. Load time only (allocates). */
+/** `scene` stood upright as `input` asks, with its framing. Load time only (allocates). */
 export function prepareScene(scene: Scene, input: PrepInput): { scene: Scene; facts: PrepFacts } {
   const upright = standUpright(scene, input.up, input.orient);
-  const facts: PrepFacts = { input, up: upright.up, framing: animatedFraming(upright.scene), footsteps: footstepKeys(upright.scene) };
-  return { scene: upright.scene, facts };
+  return { scene: upright.scene, facts: { input, up: upright.up, framing: animatedFraming(upright.scene) } };
 }
 
 /**
- * prepareScene in its three steps (upright, framing, footsteps) with `between()` awaited before each: the same
- * result, with the thread's waiting tasks run in between (model-prep-worker.ts).
+ * prepareScene in its two steps (upright, framing) with `between()` awaited before each: the same result, with
+ * the thread's waiting tasks run in between (model-prep-worker.ts).
  */
 export async function prepareSceneInSteps(scene: Scene, input: PrepInput, between: () => Promise<void>): Promise<{ scene: Scene; facts: PrepFacts }> {
   await between();
   const upright = standUpright(scene, input.up, input.orient);
   await between();
-  const framing = animatedFraming(upright.scene);
-  await between();
-  const facts: PrepFacts = { input, up: upright.up, framing, footsteps: footstepKeys(upright.scene) };
-  return { scene: upright.scene, facts };
+  return { scene: upright.scene, facts: { input, up: upright.up, framing: animatedFraming(upright.scene) } };
 }
 
 /** True when two preparations were asked with the same options (the worker's and the page's). */

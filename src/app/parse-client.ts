@@ -1,4 +1,5 @@
 import type { Scene } from '../model/types.ts';
+import { afterPaint } from './after-paint.ts';
 import type { PrepFacts, PrepInput } from './model-prep.ts';
 import { errorFromFields, ownedBytes, type EarlyFigures, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 import { spareEarlyUrl, startParseWorker, takeSpareWorker, workerReady, type SpareWorker } from './parse-worker-start.ts';
@@ -70,7 +71,8 @@ export async function parseModel(
   }
   worker?.terminate();
   onTick(0);
-  await yieldToPaint();
+  // The progress message is painted before a long synchronous parse.
+  await afterPaint();
   throwIfAborted(signal);
   const p0 = performance.now();
   // The loaders come with the page only on this path (a worker has its own).
@@ -184,20 +186,6 @@ function throwIfAborted(signal: AbortSignal): void {
 
 function abortError(): DOMException {
   return new DOMException('loading cancelled', 'AbortError');
-}
-
-/** Lets the browser paint the progress message before a long synchronous parse (without waiting on a hidden tab's frames). */
-function yieldToPaint(): Promise<void> {
-  return new Promise((r) => {
-    const timer = setTimeout(r, 100);
-    if (typeof requestAnimationFrame !== 'function') return;
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(timer);
-        r();
-      }, 0),
-    );
-  });
 }
 
 /** A prestarted worker's readiness, or an AbortError (the worker terminated) when `signal` aborts first. */

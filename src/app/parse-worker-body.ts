@@ -11,7 +11,7 @@ import { errorFields, transferables, type ParseEarly, type ParseReply, type Pars
  * Scene goes back with its typed-array buffers transferred, with the file's own images decoded meanwhile
  * (image-predecode.ts, ImageBitmaps transferred too), a failure as plain error fields. Cancelling is terminate().
  *
- * With `prep`, the Scene is prepared for the page too (model-prep.ts: upright, framing, footsteps).
+ * With `prep`, the Scene is prepared for the page too (model-prep.ts: upright, framing).
  * A worker started ahead carries a ParseEarly in its name: it reads and parses the page's first model at once
  * (parse-early.ts) and hands the result over on the matching ParseTake; a take of another address is declined.
  */

@@ -23,5 +23,6 @@ export function loadedModel(id: string, scene: Scene, origin: LoadedModel['origi
     startClip: scene.clips[0]?.name ?? '',
     lookAt: null,
     up: { axis: 'y', by: 'stored' },
+    afterFirstFrame: () => {},
   };
 }

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_MODELS } from '../../src/app/builtins.ts';
 import { firstModelPrep } from '../../src/app/early-start.ts';
-import { footstepKeys } from '../../src/app/footstep-keys.ts';
 import { animatedFraming } from '../../src/app/framing.ts';
 import { prepareScene, prepareSceneInSteps, samePrep } from '../../src/app/model-prep.ts';
 import { prepareInWorker } from '../../src/app/model-prep-worker.ts';
@@ -13,8 +12,8 @@ import { loadModel } from '../../src/loaders/load-model.ts';
 import type { Scene } from '../../src/model/types.ts';
 
 /**
- * The preparation the parse worker does after its parse (model-prep.ts): the same upright scene, framing and
- * footsteps the page computed itself, plain data that survives the worker's structured clone, and the check the
+ * The preparation the parse worker does after its parse (model-prep.ts): the same upright scene and framing
+ * the page computed itself, plain data that survives the worker's structured clone, and the check the
  * page makes before taking a preparation made for the query's guess of the load options.
  */
 
@@ -23,17 +22,13 @@ const tiny4 = (): Scene => loadModel('tiny_4anim.x', new Uint8Array(readFileSync
 const walker = (): Scene => loadModel('walker.m3d', new Uint8Array(readFileSync(join(root, 'public', 'models', 'generated', 'walker.m3d'))));
 
 describe('prepareScene', () => {
-  it('is standUpright, then the framing and the footsteps of the upright scene', () => {
+  it('is standUpright, then the framing of the upright scene', () => {
     const orient = BUILTIN_MODELS.find((b) => b.id === 'tiny4')!.orient;
     const { scene, facts } = prepareScene(tiny4(), { up: 'auto', orient });
     const upright = standUpright(tiny4(), 'auto', orient);
     expect(scene).toEqual(upright.scene);
     expect(facts.up).toEqual(upright.up);
     expect(facts.framing).toEqual(animatedFraming(upright.scene));
-    expect(facts.footsteps).toEqual(footstepKeys(upright.scene));
-    // tiny4's walk travels and her feet are named: the keys are there, inside their clip's duration.
-    expect(facts.footsteps.length).toBeGreaterThan(0);
-    for (const k of facts.footsteps) expect(k.time).toBeLessThanOrEqual(scene.clips[k.clip]!.duration);
   });
 
   it('gives plain data: the facts survive a structured clone unchanged and carry no buffer', () => {
@@ -56,7 +51,7 @@ describe('prepareScene', () => {
     const steps: string[] = [];
     const stepwise = await prepareSceneInSteps(tiny4(), { up: 'auto', orient }, async () => void steps.push('yield'));
     expect(stepwise).toEqual(prepareScene(tiny4(), { up: 'auto', orient }));
-    expect(steps.length).toBe(3);
+    expect(steps.length).toBe(2);
     expect(await prepareInWorker(tiny4(), { up: 'auto', orient })).toEqual(stepwise);
   });
 });
