@@ -40,7 +40,10 @@ export class Timeline {
     this.canvas.style.marginTop = '4px';
     this.canvas.hidden = true;
     parent.appendChild(this.canvas);
-    this.g = this.canvas.getContext('2d');
+    // Drawn by the CPU: a GPU-backed 2D canvas is made on its first draw with a synchronous call to the GPU
+    // process, which waits out whatever that process is busy with (measured: 150–270 ms of this thread, right
+    // after a page's first model frame, under a software GPU); a strip this small costs the CPU nothing.
+    this.g = this.canvas.getContext('2d', { willReadFrequently: true });
   }
 
   setVisible(visible: boolean): void {
