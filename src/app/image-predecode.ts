@@ -1,6 +1,6 @@
 import { embeddedImages, materialTextureNames } from '../gpu/textures.ts';
-import { decodeBitmap } from '../loaders/textures/bitmap.ts';
-import { decodeTextureFile } from '../loaders/textures/decode.ts';
+import { browserImageMime, decodeBitmap } from '../loaders/textures/bitmap.ts';
+import { sniffImage } from '../loaders/textures/sniff.ts';
 import type { Scene } from '../model/types.ts';
 
 /**
@@ -24,14 +24,10 @@ export function predecodeImages(scene: Scene): Promise<Map<string, ImageBitmap>>
   for (const name of materialTextureNames(scene.materials)) {
     const bytes = embedded(name);
     if (!bytes) continue;
-    let mime: string;
-    try {
-      const file = decodeTextureFile(bytes, name);
-      if (file.kind !== 'browser') continue;
-      mime = file.mime;
-    } catch {
-      continue;
-    }
+    // The page's own rule (decodeTextureFile): the bytes' signature, else the name's extension.
+    const kind = bytes.length > 0 ? sniffImage(bytes, name) : null;
+    const mime = kind ? browserImageMime(kind) : null;
+    if (!mime) continue;
     jobs.push(
       decodeBitmap(bytes, mime).then(
         (bitmap) => void out.set(name, bitmap),

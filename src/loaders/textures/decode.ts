@@ -1,3 +1,4 @@
+import { browserImageMime } from './bitmap.ts';
 import { readDds } from './dds.ts';
 import { DEFAULT_LIMITS, UnsupportedImageError, type DecodeLimits, type TextureImage } from './image.ts';
 import { sniffImage, type ImageKind } from './sniff.ts';
@@ -11,7 +12,6 @@ export type DecodedFile =
   | { readonly kind: 'browser'; readonly type: ImageKind; readonly mime: string }
   | { readonly kind: 'image'; readonly type: 'dds' | 'tga'; readonly image: TextureImage };
 
-const MIME: Partial<Record<ImageKind, string>> = { png: 'image/png', jpeg: 'image/jpeg', bmp: 'image/bmp', gif: 'image/gif', webp: 'image/webp' };
 
 /**
  * Decodes or identifies `bytes` (decoder chosen by content, then by `name`). Throws an Error whose
@@ -22,7 +22,7 @@ export function decodeTextureFile(bytes: Uint8Array, name: string, limits: Decod
   if (bytes.length === 0) throw new Error('the file is empty');
   const type = sniffImage(bytes, name);
   if (type === null) throw new Error('unrecognised image format (not DDS, TGA, PNG, JPEG, BMP, GIF or WebP)');
-  if (type !== 'dds' && type !== 'tga') return { kind: 'browser', type, mime: MIME[type]! };
+  if (type !== 'dds' && type !== 'tga') return { kind: 'browser', type, mime: browserImageMime(type)! };
   const label = type.toUpperCase();
   try {
     const image = type === 'dds' ? readDds(bytes, limits) : readTga(bytes, limits);
