@@ -111,8 +111,12 @@ function start(): void {
   const view: AppView = {
     progress: (message, fraction) => overlay.progress(message, fraction),
     error: (message) => {
-      // A first load that fails leaves the panel to pick another model: it is built before the error shows.
-      if (message !== null) buildChrome();
+      // A first load that fails leaves the panel to pick another model: it is built before the error shows, and
+      // the canvas (its background) is shown with it.
+      if (message !== null) {
+        canvas.classList.remove('pending');
+        buildChrome();
+      }
       overlay.error(message);
       overlay.empty(message !== null && !app.current);
     },
