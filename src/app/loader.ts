@@ -142,7 +142,7 @@ export class ModelLoader {
       }
       clock.lap('parse');
       // Upright and framed: done by the worker after its parse, or here when it could not.
-      const { scene, facts } = parsed.facts ? { scene: parsed.scene, facts: parsed.facts } : prepareScene(parsed.scene, prep);
+      const { scene, facts } = parsed.facts ? { scene: parsed.scene, facts: parsed.facts } : await prepareScene(parsed.scene, prep);
       const { up, framing } = facts;
       // The shader programs' compile (the GPU process), then the textures' decode (threads of the browser's own):
       // both run while this thread prepares the model.

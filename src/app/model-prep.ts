@@ -25,22 +25,19 @@ export interface PrepFacts {
   readonly framing: Framing;
 }
 
-/** `scene` stood upright as `input` asks, with its framing. Load time only (allocates). */
-export function prepareScene(scene: Scene, input: PrepInput): { scene: Scene; facts: PrepFacts } {
+/**
+ * `scene` stood upright as `input` asks, with its framing. Load time only (allocates). Its two steps (upright,
+ * framing) each wait for `between()` first: the parse worker lets its waiting tasks run there
+ * (model-prep-worker.ts); by default they follow one another at once.
+ */
+export async function prepareScene(scene: Scene, input: PrepInput, between: () => Promise<void> = noWait): Promise<{ scene: Scene; facts: PrepFacts }> {
+  await between();
   const upright = standUpright(scene, input.up, input.orient);
+  await between();
   return { scene: upright.scene, facts: { input, up: upright.up, framing: animatedFraming(upright.scene) } };
 }
 
-/**
- * prepareScene in its two steps (upright, framing) with `between()` awaited before each: the same result, with
- * the thread's waiting tasks run in between (model-prep-worker.ts).
- */
-export async function prepareSceneInSteps(scene: Scene, input: PrepInput, between: () => Promise<void>): Promise<{ scene: Scene; facts: PrepFacts }> {
-  await between();
-  const upright = standUpright(scene, input.up, input.orient);
-  await between();
-  return { scene: upright.scene, facts: { input, up: upright.up, framing: animatedFraming(upright.scene) } };
-}
+const noWait = (): Promise<void> => Promise.resolve();
 
 /** True when two preparations were asked with the same options (the worker's and the page's). */
 export function samePrep(a: PrepInput, b: PrepInput): boolean {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_MODELS } from '../../src/app/builtins.ts';
 import { firstModelPrep } from '../../src/app/early-start.ts';
 import { animatedFraming } from '../../src/app/framing.ts';
-import { prepareScene, prepareSceneInSteps, samePrep } from '../../src/app/model-prep.ts';
+import { prepareScene, samePrep } from '../../src/app/model-prep.ts';
 import { prepareInWorker } from '../../src/app/model-prep-worker.ts';
 import { transferables } from '../../src/app/parse-protocol.ts';
 import { standUpright } from '../../src/app/up-axis.ts';
@@ -22,17 +22,17 @@ const tiny4 = (): Scene => loadModel('tiny_4anim.x', new Uint8Array(readFileSync
 const walker = (): Scene => loadModel('walker.m3d', new Uint8Array(readFileSync(join(root, 'public', 'models', 'generated', 'walker.m3d'))));
 
 describe('prepareScene', () => {
-  it('is standUpright, then the framing of the upright scene', () => {
+  it('is standUpright, then the framing of the upright scene', async () => {
     const orient = BUILTIN_MODELS.find((b) => b.id === 'tiny4')!.orient;
-    const { scene, facts } = prepareScene(tiny4(), { up: 'auto', orient });
+    const { scene, facts } = await prepareScene(tiny4(), { up: 'auto', orient });
     const upright = standUpright(tiny4(), 'auto', orient);
     expect(scene).toEqual(upright.scene);
     expect(facts.up).toEqual(upright.up);
     expect(facts.framing).toEqual(animatedFraming(upright.scene));
   });
 
-  it('gives plain data: the facts survive a structured clone unchanged and carry no buffer', () => {
-    const { facts } = prepareScene(walker(), { up: 'y' });
+  it('gives plain data: the facts survive a structured clone unchanged and carry no buffer', async () => {
+    const { facts } = await prepareScene(walker(), { up: 'y' });
     expect(structuredClone(facts)).toEqual(facts);
     expect(transferables(facts)).toEqual([]);
   });
@@ -46,11 +46,11 @@ describe('prepareScene', () => {
     expect(await prepareInWorker(scene, undefined)).toEqual({ scene });
   });
 
-  it('in the worker, in steps with the thread free between them: the same result as prepareScene', async () => {
+  it('in steps, with the thread free between them as the worker runs it: the same result', async () => {
     const orient = BUILTIN_MODELS.find((b) => b.id === 'tiny4')!.orient;
     const steps: string[] = [];
-    const stepwise = await prepareSceneInSteps(tiny4(), { up: 'auto', orient }, async () => void steps.push('yield'));
-    expect(stepwise).toEqual(prepareScene(tiny4(), { up: 'auto', orient }));
+    const stepwise = await prepareScene(tiny4(), { up: 'auto', orient }, async () => void steps.push('yield'));
+    expect(stepwise).toEqual(await prepareScene(tiny4(), { up: 'auto', orient }));
     expect(steps.length).toBe(2);
     expect(await prepareInWorker(tiny4(), { up: 'auto', orient })).toEqual(stepwise);
   });
