@@ -1,19 +1,30 @@
 import type { Scene } from '../model/types.ts';
-import { prepareSceneInSteps, type PrepFacts, type PrepInput } from './model-prep.ts';
+import { predecodeImages } from './image-predecode.ts';
+import { prepareScene, type PrepFacts, type PrepInput } from './model-prep.ts';
 
 /**
  * model-prep.ts's preparation as the parse worker runs it: a failure there is not the parse's, so the Scene
  * goes back as parsed, without facts, and the page prepares it itself (and reports what fails, as it always did).
- * Its steps run in tasks of their own (prepareSceneInSteps, nextTask): the browser reads the bytes of the images
+ * Its steps run in tasks of their own (prepareScene's `between`, nextTask): the browser reads the bytes of the images
  * the worker decodes meanwhile (image-predecode.ts) in tasks of this thread, so their decode overlaps the steps.
  */
 export async function prepareInWorker(scene: Scene, prep: PrepInput | undefined): Promise<{ scene: Scene; facts?: PrepFacts }> {
   if (!prep) return { scene };
   try {
-    return await prepareSceneInSteps(scene, prep, nextTask);
+    return await prepareScene(scene, prep, nextTask);
   } catch {
     return { scene };
   }
+}
+
+/**
+ * What the worker does after every parse, for the page: the file's own images start decoding (image-predecode.ts)
+ * and the Scene is prepared (prepareInWorker) meanwhile; both come back together. Never rejects.
+ */
+export async function prepareForPage(scene: Scene, prep: PrepInput | undefined): Promise<{ scene: Scene; facts?: PrepFacts; bitmaps: Map<string, ImageBitmap> }> {
+  const decoding = predecodeImages(scene);
+  const prepared = await prepareInWorker(scene, prep);
+  return { ...prepared, bitmaps: await decoding };
 }
 
 /** Resolves in a later task of this thread (after the tasks already waiting). */

@@ -3,8 +3,7 @@ import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
 import { errorFields, type EarlyFigures, type ErrorFields } from './parse-protocol.ts';
 import type { Scene } from '../model/types.ts';
-import { predecodeImages } from './image-predecode.ts';
-import { prepareInWorker } from './model-prep-worker.ts';
+import { prepareForPage } from './model-prep-worker.ts';
 import type { PrepFacts, PrepInput } from './model-prep.ts';
 
 /**
@@ -38,10 +37,7 @@ export async function loadEarly(url: string, prep: PrepInput): Promise<EarlyOutc
     const t0 = performance.now();
     const parsed = await loadModelAsync(source.name, bytes, resources);
     parseMs = performance.now() - t0;
-    // The images decode on the browser's threads while the Scene is prepared here.
-    const decoding = predecodeImages(parsed);
-    const prepared = await prepareInWorker(parsed, prep);
-    return { ok: true, ...prepared, parseMs, figures, bitmaps: await decoding };
+    return { ok: true, ...(await prepareForPage(parsed, prep)), parseMs, figures };
   } catch (e) {
     return { ok: false, error: errorFields(e), parseMs };
   }

@@ -1,6 +1,5 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
-import { predecodeImages } from './image-predecode.ts';
-import { prepareInWorker } from './model-prep-worker.ts';
+import { prepareForPage } from './model-prep-worker.ts';
 import { loadEarly, type EarlyOutcome } from './parse-early.ts';
 import { errorFields, transferables, type ParseEarly, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 
@@ -53,10 +52,8 @@ export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: Mes
     try {
       const parsed = await loadModelAsync(name, bytes, resources);
       const parseMs = performance.now() - t0;
-      // The images decode on the browser's threads while the Scene is prepared here.
-      const decoding = predecodeImages(parsed);
-      const prepared = await prepareInWorker(parsed, prep);
-      send({ type: 'done', ...prepared, parseMs, bitmaps: [...(await decoding)] });
+      const { scene, facts, bitmaps } = await prepareForPage(parsed, prep);
+      send({ type: 'done', scene, facts, parseMs, bitmaps: [...bitmaps] });
     } catch (err) {
       scope.postMessage({ type: 'error', error: errorFields(err), parseMs: performance.now() - t0 });
     }
