@@ -4,6 +4,7 @@ import { App, type AppView, type LoadedModel } from './app/app.ts';
 import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
 import { startEarly } from './app/early-start.ts';
+import { afterPaint } from './app/after-paint.ts';
 import { CONTEXT_ATTRIBUTES } from './app/context-attributes.ts';
 import { Panel, panelRoot } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
@@ -136,7 +137,7 @@ function start(): void {
     modelShown: () => {
       canvas.classList.remove('pending');
       if (panel) return undefined;
-      requestAnimationFrame(() => setTimeout(buildChrome));
+      void afterPaint().then(buildChrome);
       return chromeReady;
     },
   };

@@ -108,7 +108,7 @@ export class ShadowMap {
    */
   begin(): void {
     const gl = this.gl;
-    if (!this.framebuffer) this.allocate();
+    this.ensure();
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.framebuffer);
     gl.viewport(0, 0, this.size, this.size);
     // A compare half scissors the canvas to itself; the map is cleared and drawn whole.
@@ -136,13 +136,13 @@ export class ShadowMap {
   /** Binds the map to SHADOW_TEXTURE_UNIT for the receivers (lit.frag, the floor). */
   bindTexture(): void {
     const gl = this.gl;
-    if (!this.texture) this.allocate();
+    this.ensure();
     gl.activeTexture(gl.TEXTURE0 + SHADOW_TEXTURE_UNIT);
     gl.bindTexture(gl.TEXTURE_2D, this.texture);
     gl.activeTexture(gl.TEXTURE0);
   }
 
-  /** Makes the texture and framebuffer now when they do not exist yet (begin() would make them): ahead of a first frame. */
+  /** Makes the texture and framebuffer when they do not exist yet (begin() and bindTexture() do; a load does ahead of its first frame). */
   ensure(): void {
     if (!this.framebuffer) this.allocate();
   }
