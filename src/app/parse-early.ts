@@ -1,10 +1,10 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
 import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
-import { errorFields, type EarlyFigures, type ErrorFields } from './parse-protocol.ts';
+import { earlyIsGltf, errorFields, type EarlyFigures, type ErrorFields, type ParseEarly } from './parse-protocol.ts';
 import type { Scene } from '../model/types.ts';
 import { prepareForPage } from './model-prep-worker.ts';
-import type { PrepFacts, PrepInput } from './model-prep.ts';
+import type { PrepFacts } from './model-prep.ts';
 
 /**
  * The page's first model, read and parsed in the parse worker before the page asks for it (a ParseEarly,
@@ -18,12 +18,17 @@ export type EarlyOutcome =
   | { readonly ok: true; readonly scene: Scene; readonly parseMs: number; readonly figures: EarlyFigures; readonly facts?: PrepFacts; readonly bitmaps: ReadonlyMap<string, ImageBitmap> }
   | { readonly ok: false; readonly error: ErrorFields; readonly parseMs: number };
 
-/** Reads `url` (absolute) and the files it refers to, then parses and prepares them (`prep`); never rejects. */
-export async function loadEarly(url: string, prep: PrepInput): Promise<EarlyOutcome> {
+/**
+ * Reads the job's `url` (absolute) and the files it refers to, then parses and prepares them (`prep`); never
+ * rejects. The worker's entry asked for the file and the glTF reader already (parse-worker.ts): the fetch takes
+ * that response (early-fetch.ts) and the import the module on its way.
+ */
+export async function loadEarly(job: ParseEarly): Promise<EarlyOutcome> {
+  const { url, prep } = job;
   const signal = new AbortController().signal;
   let parseMs = 0;
   // A glTF's reader (a chunk of its own) loads while the file is on its way.
-  const reader = /\.(glb|gltf)$/i.test(new URL(url).pathname) ? import('../loaders/gltf/read-gltf.ts') : null;
+  const reader = earlyIsGltf(job) ? import('../loaders/gltf/read-gltf.ts') : null;
   reader?.catch(() => {});
   try {
     const source = urlSource(url, url);

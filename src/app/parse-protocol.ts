@@ -36,6 +36,15 @@ export interface ParseEarly {
   readonly prep: PrepInput;
 }
 
+/** True when the early job's file is a glTF by its address (its reader, a chunk of its own, can load beside the file). */
+export function earlyIsGltf(early: ParseEarly): boolean {
+  try {
+    return /\.(glb|gltf)$/i.test(new URL(early.url).pathname);
+  } catch {
+    return false;
+  }
+}
+
 /** The parse worker's name; a worker started ahead carries its ParseEarly after it. */
 const WORKER_NAME = 'skinlab-parse';
 

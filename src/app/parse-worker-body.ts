@@ -22,7 +22,7 @@ export interface ParseScope {
 
 /** Starts `job` (the first model, when the worker was started ahead) and returns the handler of the page's messages. */
 export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: MessageEvent<ParseRequest | ParseTake>) => Promise<void> {
-  let early: { readonly url: string; readonly outcome: Promise<EarlyOutcome> } | null = job ? { url: job.url, outcome: loadEarly(job.url, job.prep) } : null;
+  let early: { readonly url: string; readonly outcome: Promise<EarlyOutcome> } | null = job ? { url: job.url, outcome: loadEarly(job) } : null;
 
   /** Posts a parsed Scene with its buffers transferred. */
   const send = (reply: ParseReply & { type: 'done' }): void => {

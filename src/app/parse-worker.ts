@@ -1,10 +1,12 @@
-import { earlyFromName, errorFields, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
+import { fetchEarly } from './early-fetch.ts';
+import { earlyFromName, earlyIsGltf, errorFields, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 
 /**
  * Module worker entry (src/app/parse-client.ts starts one per load; the first may be started ahead of the page,
  * parse-worker-start.ts). A few kilobytes on purpose: it reports itself started at once — the page's entry
  * script waits for that before it holds its thread to make the WebGL context, since a worker's start needs
- * that thread — and then loads its work, the parsers, as a module of their own (parse-worker-body.ts). The page's
+ * that thread — and then loads its work, the parsers, as a module of their own (parse-worker-body.ts), with
+ * the first model's file and reader beside it when it was started ahead. The page's
  * messages that come meanwhile are kept and handled in order once it has; if that module cannot load, each is
  * answered with the error.
  */
@@ -19,7 +21,13 @@ const scope = self as unknown as {
 const waiting: MessageEvent<ParseRequest | ParseTake>[] = [];
 scope.onmessage = (e) => void waiting.push(e);
 // Started ahead of the page: the first model's job is in the worker's name (read as the work module starts it).
+// Its file and, for a glTF, its reader are asked for now, so they arrive while the work module loads and runs
+// (parse-early.ts takes that response and that module).
 const job = earlyFromName(scope.name);
+if (job) {
+  fetchEarly(job.url);
+  if (earlyIsGltf(job)) import('../loaders/gltf/read-gltf.ts').catch(() => {}); // a failure is the parse's to report
+}
 import('./parse-worker-body.ts').then(
   ({ parseHandler }) => {
     const handle = parseHandler(scope, job);
