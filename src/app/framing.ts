@@ -23,6 +23,18 @@ export interface Framing {
 const SAMPLES_PER_CLIP = 12;
 
 export function animatedFraming(scene: Scene): Framing {
+  const steps = framingSteps(scene);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * animatedFraming in steps, for a caller that lets its thread do other work between them (the parse worker,
+ * model-prep.ts): it pauses after the rest pose and after each clip, and returns the same Framing.
+ */
+export function* framingSteps(scene: Scene): Generator<void, Framing, void> {
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   const poseMin = [0, 0, 0];
@@ -41,13 +53,15 @@ export function animatedFraming(scene: Scene): Framing {
   // The rest pose (the bind pose for skinned meshes), then every clip at evenly spaced times.
   grow();
   let floorY = min[1];
-  scene.clips.forEach((clip, c) => {
+  for (let c = 0; c < scene.clips.length; c++) {
+    yield;
     player.play(c, 0);
+    const duration = scene.clips[c]!.duration;
     for (let s = 0; s < SAMPLES_PER_CLIP; s++) {
-      player.setTime((clip.duration * s) / (SAMPLES_PER_CLIP - 1));
+      player.setTime((duration * s) / (SAMPLES_PER_CLIP - 1));
       grow();
     }
-  });
+  }
   if (scene.clips.length > 0) floorY = min[1];
   // And the bind pose (the stored vertices) of the skinned meshes: a character bound in a T- or A-pose is then
   // framed symmetrically whatever its clips do. Not for glTF, whose bind space is whatever the inverse bind

@@ -1,6 +1,6 @@
 import type { Orientation } from '../model/orient.ts';
 import type { Scene } from '../model/types.ts';
-import { animatedFraming, type Framing } from './framing.ts';
+import { framingSteps, type Framing } from './framing.ts';
 import { standUpright, type UpChoice, type UpParam } from './up-axis.ts';
 
 /**
@@ -26,15 +26,20 @@ export interface PrepFacts {
 }
 
 /**
- * `scene` stood upright as `input` asks, with its framing. Load time only (allocates). Its two steps (upright,
- * framing) each wait for `between()` first: the parse worker lets its waiting tasks run there
- * (model-prep-worker.ts); by default they follow one another at once.
+ * `scene` stood upright as `input` asks, with its framing. Load time only (allocates). Its steps (upright, then
+ * the framing's: the rest pose, each clip; framing.ts framingSteps) each wait for `between()` first: the parse
+ * worker lets its waiting tasks run there (model-prep-worker.ts); by default they follow one another at once.
  */
 export async function prepareScene(scene: Scene, input: PrepInput, between: () => Promise<void> = noWait): Promise<{ scene: Scene; facts: PrepFacts }> {
   await between();
   const upright = standUpright(scene, input.up, input.orient);
-  await between();
-  return { scene: upright.scene, facts: { input, up: upright.up, framing: animatedFraming(upright.scene) } };
+  const steps = framingSteps(upright.scene);
+  let step: IteratorResult<void, Framing>;
+  do {
+    await between();
+    step = steps.next();
+  } while (!step.done);
+  return { scene: upright.scene, facts: { input, up: upright.up, framing: step.value } };
 }
 
 const noWait = (): Promise<void> => Promise.resolve();

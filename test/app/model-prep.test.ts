@@ -51,7 +51,8 @@ describe('prepareScene', () => {
     const steps: string[] = [];
     const stepwise = await prepareScene(tiny4(), { up: 'auto', orient }, async () => void steps.push('yield'));
     expect(stepwise).toEqual(await prepareScene(tiny4(), { up: 'auto', orient }));
-    expect(steps.length).toBe(2);
+    // Upright, the rest pose, then one per clip.
+    expect(steps.length).toBe(2 + tiny4().clips.length);
     expect(await prepareInWorker(tiny4(), { up: 'auto', orient })).toEqual(stepwise);
   });
 });
