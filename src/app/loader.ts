@@ -150,7 +150,9 @@ export class ModelLoader {
       const companions = withEmbeddedImages(scene.images, source.companions);
       decoding = prepareMaterialTextures(host.gl, scene.materials, companions, parsed.bitmaps);
       decoding.catch(() => {}); // awaited by ModelGpu.create, which reports a failure
-      this.lastParse = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs, images: parsed.bitmaps?.size ?? 0 };
+      const figures: ParseFigures = { name: source.name, bytes: byteCount, resources: resourceCount, where: parsed.where, parseMs: parsed.parseMs, totalMs: parsed.totalMs, images: 0 };
+      this.lastParse = figures;
+      void parsed.bitmaps?.then((b) => void (figures.images = b?.size ?? 0));
       const warnings = [...scene.warnings];
       const player = AnimPlayer.forScene(scene);
       view.progress(`Preparing ${source.name} for the GPU…`);

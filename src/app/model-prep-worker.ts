@@ -19,12 +19,12 @@ export async function prepareInWorker(scene: Scene, prep: PrepInput | undefined)
 
 /**
  * What the worker does after every parse, for the page: the file's own images start decoding (image-predecode.ts)
- * and the Scene is prepared (prepareInWorker) meanwhile; both come back together. Never rejects.
+ * and the Scene is prepared (prepareInWorker) meanwhile. The prepared Scene comes back as soon as it is (its
+ * images may still be decoding); `bitmaps` settles when they are decoded. Never rejects.
  */
-export async function prepareForPage(scene: Scene, prep: PrepInput | undefined): Promise<{ scene: Scene; facts?: PrepFacts; bitmaps: Map<string, ImageBitmap> }> {
-  const decoding = predecodeImages(scene);
-  const prepared = await prepareInWorker(scene, prep);
-  return { ...prepared, bitmaps: await decoding };
+export async function prepareForPage(scene: Scene, prep: PrepInput | undefined): Promise<{ scene: Scene; facts?: PrepFacts; bitmaps: Promise<Map<string, ImageBitmap>> }> {
+  const bitmaps = predecodeImages(scene);
+  return { ...(await prepareInWorker(scene, prep)), bitmaps };
 }
 
 /**

@@ -24,14 +24,17 @@ export interface ParseResult {
   readonly facts?: PrepFacts;
   /**
    * The Scene's own images the worker decoded (image-predecode.ts), by material file name, for
-   * prepareMaterialTextures; the receiver owns them (closeBitmaps when it does not use them).
+   * prepareMaterialTextures: they come after the Scene (undefined when none come: the worker stopped, or the
+   * parse ran on the page). Never rejects. The receiver owns them (closeBitmaps when it does not use them).
    */
-  readonly bitmaps?: ReadonlyMap<string, ImageBitmap>;
+  readonly bitmaps?: Promise<ReadonlyMap<string, ImageBitmap> | undefined>;
 }
 
-/** Releases a ParseResult's decoded images (a result not used, or not as far as its textures). */
-export function closeBitmaps(parsed: ParseResult | null | undefined): void {
-  if (parsed?.bitmaps) for (const b of parsed.bitmaps.values()) b.close();
+/** Releases a ParseResult's decoded images, now or when they come (a result not used, or not as far as its textures). */
+export function closeBitmaps(parsed: Pick<ParseResult, 'bitmaps'> | null | undefined): void {
+  void parsed?.bitmaps?.then((bitmaps) => {
+    if (bitmaps) for (const b of bitmaps.values()) b.close();
+  });
 }
 
 /** Interval of `onTick` while parsing, ms. */
@@ -65,9 +68,10 @@ export async function parseModel(
   const worker = started?.worker ?? startParseWorker();
   const ready = worker !== null && (await (started ? readyUnlessAborted(started, signal) : workerReady(worker, signal)));
   if (worker && ready) {
-    const reply = await runInWorker(worker, (w) => postRequest(w, { name, bytes, resources, prep }), signal, onTick);
-    if (!reply) throw new Error('the parser declined the file');
-    return { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts, bitmaps: bitmapsOf(reply) };
+    const done = await runInWorker(worker, (w) => postRequest(w, { name, bytes, resources, prep }), signal, onTick);
+    if (!done) throw new Error('the parser declined the file');
+    const { reply, bitmaps } = done;
+    return { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts, bitmaps };
   }
   worker?.terminate();
   onTick(0);
@@ -102,22 +106,33 @@ export async function takeEarlyParse(href: string, signal: AbortSignal, onTick: 
     started.worker.terminate();
     return null;
   }
-  const reply = await runInWorker(started.worker, (w) => w.postMessage({ type: 'take', url: href } satisfies ParseTake), signal, onTick);
-  if (!reply?.early) return null;
-  return { parsed: { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts, bitmaps: bitmapsOf(reply) }, figures: reply.early };
+  const done = await runInWorker(started.worker, (w) => w.postMessage({ type: 'take', url: href } satisfies ParseTake), signal, onTick);
+  if (!done) return null;
+  const { reply, bitmaps } = done;
+  if (!reply.early) {
+    closeBitmaps({ bitmaps });
+    return null;
+  }
+  return { parsed: { scene: reply.scene, where: 'worker', parseMs: reply.parseMs, totalMs: performance.now() - t0, facts: reply.facts, bitmaps }, figures: reply.early };
+}
+
+/** A worker's Scene, and its decoded images to come (ParseResult `bitmaps`). */
+interface WorkerDone {
+  readonly reply: ParseReply & { type: 'done' };
+  readonly bitmaps: Promise<ReadonlyMap<string, ImageBitmap> | undefined>;
 }
 
 /**
- * Sends the worker its request (`post`) and waits for its Scene; the worker is terminated when the reply
- * arrives, on failure and on abort. Resolves null when the worker declines (a take of an address it was not
- * asked to load).
+ * Sends the worker its request (`post`) and waits for its Scene; the worker is terminated on failure, on abort
+ * before the Scene, and once the images that follow the Scene have come (or it stopped before sending them).
+ * Resolves null when the worker declines (a take of an address it was not asked to load).
  */
 function runInWorker(
   worker: Worker,
   post: (worker: Worker) => void,
   signal: AbortSignal,
   onTick: (elapsedMs: number) => void,
-): Promise<(ParseReply & { type: 'done' }) | null> {
+): Promise<WorkerDone | null> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       worker.terminate();
@@ -127,10 +142,10 @@ function runInWorker(
     const start = performance.now();
     onTick(0);
     const ticker = setInterval(() => onTick(performance.now() - start), TICK_MS);
-    const finish = (): void => {
+    const finish = (terminate = true): void => {
       clearInterval(ticker);
       signal.removeEventListener('abort', onAbort);
-      worker.terminate();
+      if (terminate) worker.terminate();
     };
     const onAbort = (): void => {
       finish();
@@ -139,10 +154,14 @@ function runInWorker(
     signal.addEventListener('abort', onAbort);
     worker.onmessage = (e: MessageEvent<ParseReply>) => {
       const reply = e.data;
-      if (reply.type === 'ready') return;
+      if (reply.type === 'ready' || reply.type === 'images') return;
+      if (reply.type === 'done') {
+        finish(false);
+        resolve({ reply, bitmaps: imagesAfter(worker) });
+        return;
+      }
       finish();
-      if (reply.type === 'done') resolve(reply);
-      else if (reply.type === 'declined') resolve(null);
+      if (reply.type === 'declined') resolve(null);
       else reject(errorFromFields(reply.error));
     };
     worker.onerror = (e) => {
@@ -158,8 +177,23 @@ function runInWorker(
   });
 }
 
-function bitmapsOf(reply: ParseReply & { type: 'done' }): ReadonlyMap<string, ImageBitmap> | undefined {
-  return reply.bitmaps && reply.bitmaps.length > 0 ? new Map(reply.bitmaps) : undefined;
+/** The `images` message that follows a worker's Scene (then the worker is terminated); undefined if it stops first. */
+function imagesAfter(worker: Worker): Promise<ReadonlyMap<string, ImageBitmap> | undefined> {
+  return new Promise((resolve) => {
+    const end = (bitmaps?: ReadonlyMap<string, ImageBitmap>): void => {
+      worker.onmessage = worker.onerror = worker.onmessageerror = null;
+      worker.terminate();
+      resolve(bitmaps);
+    };
+    worker.onmessage = (e: MessageEvent<ParseReply>) => {
+      if (e.data.type === 'images') end(e.data.bitmaps.length > 0 ? new Map(e.data.bitmaps) : undefined);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      end();
+    };
+    worker.onmessageerror = () => end();
+  });
 }
 
 /** Posts a ParseRequest with the bytes' and the resources' buffers transferred. */

@@ -15,7 +15,7 @@ import type { PrepFacts } from './model-prep.ts';
  */
 
 export type EarlyOutcome =
-  | { readonly ok: true; readonly scene: Scene; readonly parseMs: number; readonly figures: EarlyFigures; readonly facts?: PrepFacts; readonly bitmaps: ReadonlyMap<string, ImageBitmap> }
+  | { readonly ok: true; readonly scene: Scene; readonly parseMs: number; readonly figures: EarlyFigures; readonly facts?: PrepFacts; readonly bitmaps: Promise<ReadonlyMap<string, ImageBitmap>> }
   | { readonly ok: false; readonly error: ErrorFields; readonly parseMs: number };
 
 /**

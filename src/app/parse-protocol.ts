@@ -94,7 +94,9 @@ export interface ErrorFields {
 /**
  * Worker → page. `ready` is posted once when the worker's module has run (before any request). A `done` for a
  * request with `prep` carries the Scene as prepared (turned upright) and its `facts`; without `facts` (the
- * preparation failed) the Scene is as parsed and the page prepares it.
+ * preparation failed) the Scene is as parsed and the page prepares it. Every `done` is followed by one `images`:
+ * the file's own images the worker decoded meanwhile (image-predecode.ts), sent once decoded, so the Scene does
+ * not wait for them.
  */
 export type ParseReply =
   | { readonly type: 'ready' }
@@ -104,8 +106,11 @@ export type ParseReply =
       readonly parseMs: number;
       readonly early?: EarlyFigures;
       readonly facts?: PrepFacts;
+    }
+  | {
+      readonly type: 'images';
       /** The Scene's own images decoded by the worker (image-predecode.ts), by material file name; transferred. */
-      readonly bitmaps?: readonly (readonly [string, ImageBitmap])[];
+      readonly bitmaps: readonly (readonly [string, ImageBitmap])[];
     }
   | { readonly type: 'error'; readonly error: ErrorFields; readonly parseMs: number }
   | { readonly type: 'declined' };

@@ -7,8 +7,9 @@ import { errorFields, transferables, type ParseEarly, type ParseReply, type Pars
  * The parse worker's work (its entry, parse-worker.ts, loads this module once it has reported itself started):
  * parses one model (with the files it refers to, `resources`: a .gltf's buffers and images; Draco and meshopt
  * decoders run here too) off the page's thread so the GUI, the camera and the current model keep running. The
- * Scene goes back with its typed-array buffers transferred, with the file's own images decoded meanwhile
- * (image-predecode.ts, ImageBitmaps transferred too), a failure as plain error fields. Cancelling is terminate().
+ * Scene goes back with its typed-array buffers transferred, then the file's own images it decoded meanwhile
+ * (image-predecode.ts; ImageBitmaps transferred, in a message of their own: the page starts on the Scene while
+ * they decode), a failure as plain error fields. Cancelling is terminate().
  *
  * With `prep`, the Scene is prepared for the page too (model-prep.ts: upright, framing).
  * A worker started ahead carries a ParseEarly in its name: it reads and parses the page's first model at once
@@ -24,14 +25,25 @@ export interface ParseScope {
 export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: MessageEvent<ParseRequest | ParseTake>) => Promise<void> {
   let early: { readonly url: string; readonly outcome: Promise<EarlyOutcome> } | null = job ? { url: job.url, outcome: loadEarly(job) } : null;
 
-  /** Posts a parsed Scene with its buffers transferred. */
-  const send = (reply: ParseReply & { type: 'done' }): void => {
+  /** Posts a parsed Scene with its buffers transferred, then, once decoded, its images (ParseReply `images`). */
+  const send = (reply: ParseReply & { type: 'done' }, bitmaps: Promise<ReadonlyMap<string, ImageBitmap>>): void => {
     try {
-      scope.postMessage(reply, [...transferables(reply.scene), ...(reply.bitmaps ?? []).map(([, bitmap]) => bitmap)]);
+      scope.postMessage(reply, transferables(reply.scene));
     } catch (err) {
       // A Scene that does not survive structured clone is a loader defect: say so rather than die silently.
       scope.postMessage({ type: 'error', error: errorFields(err), parseMs: reply.parseMs });
+      void bitmaps.then(closeAll);
+      return;
     }
+    void bitmaps.then((decoded) => {
+      const list = [...decoded];
+      try {
+        scope.postMessage({ type: 'images', bitmaps: list }, list.map(([, bitmap]) => bitmap));
+      } catch {
+        closeAll(decoded);
+        scope.postMessage({ type: 'images', bitmaps: [] }); // the page decodes them itself
+      }
+    });
   };
 
   return async (e) => {
@@ -43,7 +55,7 @@ export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: Mes
       }
       const outcome = await early.outcome;
       early = null;
-      if (outcome.ok) send({ type: 'done', scene: outcome.scene, parseMs: outcome.parseMs, early: outcome.figures, facts: outcome.facts, bitmaps: [...outcome.bitmaps] });
+      if (outcome.ok) send({ type: 'done', scene: outcome.scene, parseMs: outcome.parseMs, early: outcome.figures, facts: outcome.facts }, outcome.bitmaps);
       else scope.postMessage({ type: 'error', error: outcome.error, parseMs: outcome.parseMs });
       return;
     }
@@ -53,9 +65,13 @@ export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: Mes
       const parsed = await loadModelAsync(name, bytes, resources);
       const parseMs = performance.now() - t0;
       const { scene, facts, bitmaps } = await prepareForPage(parsed, prep);
-      send({ type: 'done', scene, facts, parseMs, bitmaps: [...bitmaps] });
+      send({ type: 'done', scene, facts, parseMs }, bitmaps);
     } catch (err) {
       scope.postMessage({ type: 'error', error: errorFields(err), parseMs: performance.now() - t0 });
     }
   };
+}
+
+function closeAll(bitmaps: ReadonlyMap<string, ImageBitmap>): void {
+  for (const b of bitmaps.values()) b.close();
 }

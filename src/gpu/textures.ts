@@ -117,19 +117,20 @@ export type PreparedTextures = ReadonlyMap<string, Prepared>;
 /**
  * Fetches and decodes every file the materials name (each once). CPU only: the one GL call reads
  * MAX_TEXTURE_SIZE, and a lost context's null falls back to the default limit. Never throws for a file.
- * `decoded`: files decoded already (by the parse worker, app/image-predecode.ts, with decodeBitmap), by name
- * (materialTextureNames): taken over (closed here when no material names them), checked against this
- * device's size limit like the page's own decodes.
+ * `decoding`: files decoded already, or being decoded (by the parse worker, app/image-predecode.ts, with
+ * decodeBitmap), by name (materialTextureNames): waited for, taken over (closed here when no material names
+ * them), checked against this device's size limit like the page's own decodes; the page decodes the rest.
  */
 export async function prepareMaterialTextures(
   gl: WebGL2RenderingContext,
   materials: readonly MaterialTextureNames[],
   companions: CompanionSource,
-  decoded?: ReadonlyMap<string, ImageBitmap>,
+  decoding?: Promise<ReadonlyMap<string, ImageBitmap> | undefined>,
 ): Promise<PreparedTextures> {
   const maxSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number | null;
   const limits: DecodeLimits = { ...DEFAULT_LIMITS, maxDimension: Math.min(DEFAULT_LIMITS.maxDimension, maxSize || DEFAULT_LIMITS.maxDimension) };
   const names = materialTextureNames(materials);
+  const decoded = await decoding;
   if (decoded) for (const [name, bitmap] of decoded) if (!names.includes(name)) bitmap.close();
   const prepared = new Map<string, Prepared>();
   // Asked only when a KTX2 file is met: the first extension query is a round trip that waits for the GPU process.
