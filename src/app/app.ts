@@ -114,6 +114,7 @@ export class App implements AppContext {
       },
       get up() { return app.state.up; },
       firstFrame: this.firstFrame,
+      prepareStage: () => app.renderer.prepareStage(app.state.shadows),
       prefetchPrograms: (scene) => {
         const s = app.state;
         app.renderer.prefetch(scene, findTechnique(s.technique) ?? TECHNIQUES[0]!, s.influences, s.palette, s.morphs, s.shadows, s.shading);

@@ -44,6 +44,11 @@ export interface LoadHost {
   readonly up: UpParam;
   /** Time to first frame: the loader marks the start and its steps; the host marks adopt and the first frame. */
   readonly firstFrame: FirstFrameClock;
+  /**
+   * Starts the GPU work every model's first frame needs, whatever the model (the floor's shadow receiver, the
+   * shadow map), without waiting: called as a load starts, so the GPU does it while the file is read and parsed.
+   */
+  prepareStage(): void;
   /** Starts compiling the programs the scene's first frame will draw with, without waiting (the GPU works meanwhile). */
   prefetchPrograms(scene: Scene): void;
   /** Finishes the GPU work the first frame would wait for (the programs asked for, the shadow map): called while the textures decode. */
@@ -90,6 +95,7 @@ export class ModelLoader {
     document.documentElement.dataset.state = 'loading';
     view.error(null);
     view.progress(`Loading ${source.name}…`, 0);
+    host.prepareStage();
     let gpu: ModelGpu | null = null;
     // Textures being decoded and not yet handed to ModelGpu.create (released if the load ends before).
     let decoding: Promise<PreparedTextures> | null = null;

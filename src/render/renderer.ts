@@ -107,6 +107,18 @@ export class Renderer {
   }
 
   /**
+   * Starts, without waiting, the GPU work of any model's first frame under `shadows`: the floor's receiver program
+   * (ProgramCache.request) and the shadow map (ShadowMap.prepare). settle() or the first frame finishes them.
+   * Nothing on a lost context.
+   */
+  prepareStage(shadows: boolean): void {
+    if (!shadows || this.gl.isContextLost()) return;
+    this.lines.requestReceiver();
+    this.shadowMap.prepare();
+    this.gl.flush();
+  }
+
+  /**
    * Starts compiling, without waiting, the programs warm() and the first frame will ask for a scene not yet on
    * the GPU: the technique's variant and, with shadows, the floor's receiver (ProgramCache.request), under
    * the shadows and shading the load will be adopted with.

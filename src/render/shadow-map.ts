@@ -43,6 +43,8 @@ export class ShadowMap {
   readonly params = new Float32Array(3);
   private texture: WebGLTexture | null = null;
   private framebuffer: WebGLFramebuffer | null = null;
+  /** Whether the framebuffer's completeness was read back (ensure()). */
+  private checked = false;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -142,9 +144,34 @@ export class ShadowMap {
     gl.activeTexture(gl.TEXTURE0);
   }
 
-  /** Makes the texture and framebuffer when they do not exist yet (begin() and bindTexture() do; a load does ahead of its first frame). */
+  /**
+   * Makes the texture and framebuffer when they do not exist yet and checks the framebuffer once (begin() and
+   * bindTexture() do; a load does ahead of its first frame). Throws when it is incomplete.
+   */
   ensure(): void {
+    this.prepare();
+    if (!this.checked) this.check();
+  }
+
+  /**
+   * Makes the texture and framebuffer when they do not exist yet, reading nothing back: the GPU process makes
+   * them while the caller goes on (a load starts it before its model is parsed); ensure() checks them later.
+   */
+  prepare(): void {
     if (!this.framebuffer) this.allocate();
+  }
+
+  /** The framebuffer's completeness read back (a wait for the GPU process); an incomplete one is deleted. */
+  private check(): void {
+    const gl = this.gl;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, this.framebuffer);
+    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    if (status !== gl.FRAMEBUFFER_COMPLETE) {
+      this.dispose();
+      throw new Error(`the shadow map's framebuffer is incomplete (status 0x${status.toString(16)})`);
+    }
+    this.checked = true;
   }
 
   private allocate(): void {
@@ -165,15 +192,10 @@ export class ShadowMap {
     gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.TEXTURE_2D, texture, 0);
     gl.drawBuffers([gl.NONE]);
     gl.readBuffer(gl.NONE);
-    const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    if (status !== gl.FRAMEBUFFER_COMPLETE) {
-      gl.deleteFramebuffer(framebuffer);
-      gl.deleteTexture(texture);
-      throw new Error(`the shadow map's framebuffer is incomplete (status 0x${status.toString(16)})`);
-    }
     this.texture = texture;
     this.framebuffer = framebuffer;
+    this.checked = false;
   }
 
   /** Deletes the texture and framebuffer (no-ops on a lost context) and forgets them; begin() would make new ones. */
@@ -183,6 +205,7 @@ export class ShadowMap {
     if (this.texture) gl.deleteTexture(this.texture);
     this.framebuffer = null;
     this.texture = null;
+    this.checked = false;
   }
 }
 
