@@ -27,6 +27,7 @@ export interface WasmModuleSource {
 export const WASM_MODULES: readonly WasmModuleSource[] = [
   { wat: 'src/anim/palette-simd.wat', ts: 'src/anim/palette-simd-wasm.ts', exportName: 'PALETTE_SIMD_WASM' },
   { wat: 'src/anim/pose-simd.wat', ts: 'src/anim/pose-simd-wasm.ts', exportName: 'POSE_SIMD_WASM' },
+  { wat: 'src/anim/skin-bounds.wat', ts: 'src/anim/skin-bounds-wasm.ts', exportName: 'SKIN_BOUNDS_WASM' },
 ];
 
 type Wabt = Awaited<ReturnType<typeof wabtInit>>;

@@ -2,6 +2,7 @@ import type { Scene, SkinnedMesh } from '../model/types.ts';
 import { computeBounds } from './bounds.ts';
 import { applyMorphs } from './morph.ts';
 import type { AnimPlayer } from './player.ts';
+import { skinBoundsSimd } from './skin-bounds.ts';
 import { skinMesh } from './software-skin.ts';
 
 /**
@@ -9,7 +10,8 @@ import { skinMesh } from './software-skin.ts';
  * `player.evaluate()`). Meshes with morph deltas are morphed first with the player's `morphWeights` (when
  * the player was built with the scene's morph targets). Owns one palette and one skinned copy of the positions per
  * mesh (and, for morphed meshes, morphed normals and a view of the mesh over both), sized at construction; measure() allocates
- * nothing. Used for camera framing and `inspect --t`.
+ * nothing. Used for camera framing and `inspect --t`. Each box is measured by the WebAssembly SIMD kernel
+ * where it runs (skin-bounds.ts: float32, within a few ulps of the scalar path), else by skinMesh + computeBounds.
  */
 /** What measure() reads of a pose: an AnimPlayer, or anything with its palette writer (morph weights optional). */
 export interface PoseSource {
@@ -54,12 +56,15 @@ export class PosedBounds {
       if (morphed) {
         // Morph into the copy, then skin the copy in place (skinMesh reads each vertex before writing it).
         applyMorphs(m, weights, this.positions[i]!, this.normals[i]!);
-        skinMesh(morphed, this.palettes[i]!, this.positions[i]!, null);
-      } else {
+        if (!skinBoundsSimd(m, this.positions[i]!, this.palettes[i]!, this.min, this.max, true)) {
+          skinMesh(morphed, this.palettes[i]!, this.positions[i]!, null);
+          computeBounds(this.positions[i]!, this.min, this.max);
+        }
+      } else if (!skinBoundsSimd(m, m.positions, this.palettes[i]!, this.min, this.max)) {
         // Positions only: a box needs no normals (the same arithmetic for the positions, a third less work).
         skinMesh(m, this.palettes[i]!, this.positions[i]!, null);
+        computeBounds(this.positions[i]!, this.min, this.max);
       }
-      computeBounds(this.positions[i]!, this.min, this.max);
       for (let k = 0; k < 3; k++) {
         if (this.min[k]! < outMin[k]!) outMin[k] = this.min[k]!;
         if (this.max[k]! > outMax[k]!) outMax[k] = this.max[k]!;
