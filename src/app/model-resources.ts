@@ -1,4 +1,4 @@
-import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/gltf-container.ts';
+import { externalUris, looksLikeGltf, peekGltfContainer } from '../loaders/gltf/gltf-container.ts';
 import { MAX_MODEL_BYTES } from '../loaders/model-formats.ts';
 import type { ModelSource } from './model-source.ts';
 
@@ -25,7 +25,7 @@ export async function fetchResources(
   if (!looksLikeGltf(source.name, bytes)) return resources;
   let uris: string[];
   try {
-    const { buffers, images } = externalUris(readGltfContainer(source.name, bytes).json);
+    const { buffers, images } = externalUris(peekGltfContainer(source.name, bytes).json);
     uris = [...new Set([...buffers, ...images])];
   } catch {
     return resources;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { externalUris, looksLikeGltf, readGltfContainer } from '../loaders/gltf/gltf-container.ts';
+import { externalUris, looksLikeGltf, peekGltfContainer } from '../loaders/gltf/gltf-container.ts';
 import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 import { UsageError } from './inspect-args.ts';
 
@@ -88,7 +88,7 @@ export class ModelFolder {
 export function gltfResources(modelPath: string, bytes: Uint8Array, folder = new ModelFolder(dirname(modelPath))): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   if (!looksLikeGltf(modelPath, bytes)) return out;
-  const { buffers, images } = externalUris(readGltfContainer(basename(modelPath), bytes).json);
+  const { buffers, images } = externalUris(peekGltfContainer(basename(modelPath), bytes).json);
   for (const uri of [...buffers, ...images]) {
     const found = folder.read(uri);
     if (found) out.set(uri, found);

@@ -54,7 +54,36 @@ export function looksLikeGltf(fileName: string, bytes: Uint8Array): boolean {
   return text.includes('"asset"');
 }
 
+/**
+ * Containers read by peekGltfContainer, by the bytes they were read from, until the reader's own
+ * readGltfContainer of the same bytes and name takes theirs.
+ */
+const peeked = new WeakMap<Uint8Array, { readonly fileName: string; readonly container: GltfContainer }>();
+
+/**
+ * readGltfContainer for a caller that only looks at the JSON before the file is read (the files it names, the
+ * extensions it uses): the container is kept for the next readGltfContainer of the same bytes under the same
+ * name, which takes it, so one load parses its JSON once. The caller must not change it. Throws as
+ * readGltfContainer does (nothing is kept then).
+ */
+export function peekGltfContainer(fileName: string, bytes: Uint8Array): GltfContainer {
+  const kept = peeked.get(bytes);
+  if (kept && kept.fileName === fileName) return kept.container;
+  const container = read(fileName, bytes);
+  peeked.set(bytes, { fileName, container });
+  return container;
+}
+
 export function readGltfContainer(fileName: string, bytes: Uint8Array): GltfContainer {
+  const kept = peeked.get(bytes);
+  if (kept) {
+    peeked.delete(bytes);
+    if (kept.fileName === fileName) return kept.container;
+  }
+  return read(fileName, bytes);
+}
+
+function read(fileName: string, bytes: Uint8Array): GltfContainer {
   if (isGlbMagic(bytes)) return readGlb(fileName, bytes);
   if (fileName.toLowerCase().endsWith('.glb')) {
     const m = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');

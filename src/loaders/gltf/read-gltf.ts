@@ -5,7 +5,7 @@ import { MAX_MORPH_SLOTS } from '../limits.ts';
 import { decodeDataUri, isDataUri } from './data-uri.ts';
 import { buildClips } from './gltf-anim.ts';
 import { checkGltfLayout } from './gltf-check.ts';
-import { readGltfContainer, type GltfJson } from './gltf-container.ts';
+import { peekGltfContainer, readGltfContainer, type GltfJson } from './gltf-container.ts';
 import { decodeDraco, decodeMeshoptViews } from './gltf-decode.ts';
 import { loadDecoders } from './gltf-decoders.ts';
 import { readDoc } from './gltf-doc-read.ts';
@@ -112,7 +112,7 @@ function resolveBuffers(fileName: string, json: GltfJson, bin: Uint8Array | null
  */
 export function prewarmDecoders(fileName: string, bytes: Uint8Array): void {
   try {
-    const { json } = readGltfContainer(fileName, bytes);
+    const { json } = peekGltfContainer(fileName, bytes);
     loadDecoders(json, fileName).catch(() => {});
   } catch {
     // readGltf reports it.

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LoadError } from '../../../src/model/errors.ts';
 import { decodeDataUri, isDataUri } from '../../../src/loaders/gltf/data-uri.ts';
-import { externalUris, looksLikeGltf, MAX_GLTF_JSON_DEPTH, readGltfContainer } from '../../../src/loaders/gltf/gltf-container.ts';
+import { externalUris, looksLikeGltf, MAX_GLTF_JSON_DEPTH, peekGltfContainer, readGltfContainer } from '../../../src/loaders/gltf/gltf-container.ts';
 import { fixture, toGlb } from './check-fixture.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -205,5 +205,28 @@ describe('decodeDataUri', () => {
     const e = loadError(() => readGltfContainer('truncated_chunk_data.glb', read('truncated_chunk_data.glb')));
     expect(e.message).toBe('truncated_chunk_data.glb: byte offset 47: the file is truncated: its GLB header says 48 bytes, the file has 47');
     expect(e.offset).toBe(47);
+  });
+});
+
+describe('peekGltfContainer', () => {
+  it("parses a load's JSON once: the reader's readGltfContainer of the same bytes and name takes what a peek read", () => {
+    const { json, bin } = fixture();
+    const glb = toGlb(json, bin);
+    const peeked = peekGltfContainer('a.glb', glb);
+    expect(peekGltfContainer('a.glb', glb)).toBe(peeked);
+    expect(readGltfContainer('a.glb', glb)).toBe(peeked);
+    // Taken: the next read parses the bytes anew (an equal container, not the same objects).
+    const again = readGltfContainer('a.glb', glb);
+    expect(again).not.toBe(peeked);
+    expect(again.json).toEqual(peeked.json);
+    // Another name: read anew, and what was kept is dropped.
+    const other = peekGltfContainer('a.glb', glb);
+    expect(readGltfContainer('b.glb', glb)).not.toBe(other);
+    expect(readGltfContainer('a.glb', glb)).not.toBe(other);
+  });
+
+  it('throws as readGltfContainer does and keeps nothing', () => {
+    const bad = text('{"asset": ');
+    expect(loadError(() => peekGltfContainer('bad.gltf', bad)).message).toBe(loadError(() => readGltfContainer('bad.gltf', bad)).message);
   });
 });
