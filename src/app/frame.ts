@@ -43,6 +43,8 @@ export class FrameDrawer {
   readonly lookPointer = new Float32Array(3);
   /** The camera must be placed from the state (or framed) before the next frame. */
   cameraDirty = true;
+  /** The model the last frame drew (its first frame skips the artifact figures: see draw()). */
+  private shown: LoadedModel | null = null;
   /** The last frame's CPU animation time, µs (crowd posing included): what the stats window averages (benchmark probe). */
   lastCpuUs = 0;
   /** Filled from the state each frame (no per-frame object). */
@@ -156,10 +158,12 @@ export class FrameDrawer {
     o.lod = s.lod;
     this.lod.update(model, s, this.ctx.renderer);
     player.morphTracksEnabled = s.morphTrack;
-    // The stats box's artifact figures and the distortion view's data: throttled, from the CPU reference.
-    if (s.crowd <= 1) {
+    // The stats box's artifact figures and the distortion view's data: throttled, from the CPU reference. Not
+    // on a model's first frame, whose picture needs them only in the distortion view: their probe's setup is
+    // tens of ms on a character, and the stats box shows them from the next frame on.
+    const wantLogs = s.view === 'distortion';
+    if (s.crowd <= 1 && (wantLogs || this.shown === model)) {
       // The figures of what is on screen: each compare half's technique, else the view's.
-      const wantLogs = s.view === 'distortion';
       liveQuality(model.scene).update(player, split ? s.compare!.a : o.technique.id, s.influences, player.morphWeights, wantLogs, !player.paused, now);
       if (split) liveQuality(model.scene, 1).update(player, s.compare!.b, s.influences, player.morphWeights, wantLogs, !player.paused, now);
     }
@@ -171,6 +175,7 @@ export class FrameDrawer {
     // The crowd's CPU animation (posing instances 1..N-1, writing every palette) is animation time too.
     cpuUs += f.crowdPoseUs;
     this.lastCpuUs = cpuUs;
+    this.shown = model;
     this.stats.record(model, f, cpuUs, now, f.crowd > 1 ? (f.crowdPath === 'baked' ? this.crowd.bakedLabel : this.crowd.label) : split ? s.compare!.a : o.technique.id, s.view, s.bone);
     if (split) this.compare.statsB.record(model, this.compare.figuresB, cpuUs, now, s.compare!.b, s.view, s.bone, 1);
   }
