@@ -123,6 +123,16 @@ async function dropFiles(page: Page, files: Record<string, string>, folder: bool
 test.describe('drops', () => {
   test.use({ viewport: { width: 320, height: 240 } });
 
+  test('the drop hint shows while files are dragged over the page, and only then', async ({ page }) => {
+    await openApp(page, '?model=twist&gui=0');
+    const hint = page.locator('.drop-hint');
+    await expect(hint).toBeHidden();
+    await page.evaluate(() => window.dispatchEvent(new Event('dragenter', { cancelable: true })));
+    await expect(hint).toBeVisible();
+    await page.evaluate(() => window.dispatchEvent(new Event('dragleave')));
+    await expect(hint).toBeHidden();
+  });
+
   test('a drop of two models loads the first and a notice names the other', async ({ page }) => {
     await openApp(page, '?model=twist&gui=0');
     await dropFiles(page, { 'figure.gltf': 'zup/figure.gltf', 'figure.bin': 'zup/figure.bin', 'Skin.png': 'zup/textures/Skin.png', 'SimpleSkin.gltf': 'gltf/SimpleSkin/SimpleSkin.gltf' }, false);
