@@ -1,7 +1,8 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
 import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
-import { earlyIsGltf, errorFields, type EarlyFigures, type ErrorFields, type ParseEarly } from './parse-protocol.ts';
+import { earlyIsGltf, type ParseEarly } from './parse-job.ts';
+import { errorFields, type EarlyFigures, type ErrorFields } from './parse-protocol.ts';
 import type { Scene } from '../model/types.ts';
 import { prepareForPage } from './model-prep-worker.ts';
 import type { PrepFacts } from './model-prep.ts';

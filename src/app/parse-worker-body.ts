@@ -1,7 +1,8 @@
 import { loadModelAsync } from '../loaders/load-model.ts';
 import { prepareForPage } from './model-prep-worker.ts';
 import { loadEarly, type EarlyOutcome } from './parse-early.ts';
-import { errorFields, transferables, type ParseEarly, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
+import type { ParseEarly } from './parse-job.ts';
+import { errorFields, transferables, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 
 /**
  * The parse worker's work (its entry, parse-worker.ts, loads this module once it has reported itself started):

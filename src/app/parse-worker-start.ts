@@ -1,5 +1,6 @@
 import type { PrepInput } from './model-prep.ts';
-import { workerName, type ParseEarly, type ParseReply } from './parse-protocol.ts';
+import { workerName, type ParseEarly } from './parse-job.ts';
+import type { ParseReply } from './parse-protocol.ts';
 
 /**
  * Starting the parse worker (src/app/parse-worker.ts), kept apart from parse-client.ts (which carries the

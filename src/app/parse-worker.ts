@@ -1,5 +1,6 @@
 import { fetchEarly } from './early-fetch.ts';
-import { earlyFromName, earlyIsGltf, errorFields, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
+import { earlyFromName, earlyIsGltf } from './parse-job.ts';
+import { errorFields, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
 
 /**
  * Module worker entry (src/app/parse-client.ts starts one per load; the first may be started ahead of the page,

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { earlyFromName, errorFields, errorFromFields, ownedBytes, transferables, workerName } from '../../src/app/parse-protocol.ts';
+import { earlyFromName, workerName } from '../../src/app/parse-job.ts';
+import { errorFields, errorFromFields, ownedBytes, transferables } from '../../src/app/parse-protocol.ts';
 import { loadModel, loadModelAsync } from '../../src/loaders/load-model.ts';
 import { LoadError } from '../../src/model/errors.ts';
 import type { Scene } from '../../src/model/types.ts';
