@@ -1,6 +1,5 @@
 import * as THREE from 'three';
 import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
-import { findBuiltin } from '../app/builtins.ts';
 import { animatedFraming } from '../app/framing.ts';
 import { loadModel } from '../loaders/load-model.ts';
 import { TRS_STRIDE, type Clip, type Scene } from '../model/types.ts';
@@ -17,7 +16,7 @@ import { measureWindow, type WindowResult } from '../app/bench/window.ts';
  * size, same grid layout and phases (render/crowd-layout.ts), same camera framing, a key and fill light
  * like lit.frag's. Not drawn: textures (flat material colours), the floor.
  *
- * Query: `model` (built-in id, default `default`), `clip` (name; the builtin's clip or the first), `w`, `h`
+ * Query: `model` (the model file's address, relative to the site's root), `clip` (name; default the first), `w`, `h`
  * (the canvas's size in pixels, default 800x600: the in-page benchmark passes its own canvas's size).
  * window.threeCrowd: { ready, setCrowd(n) (builds the clones; draws nothing), benchFrames(k) → median ms of k
  * frames (mixers advanced 1/60 s, rendered, finished by a 1-pixel readPixels), benchSplit(k) → the same with
@@ -100,14 +99,16 @@ function toThree(scene: Scene): { root: THREE.Group; clips: THREE.AnimationClip[
 
 async function main(): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const builtin = findBuiltin(params.get('model') ?? 'default');
-  if (!builtin) throw new Error(`three-crowd: unknown model ${params.get('model')}`);
-  const url = new URL(`../${builtin.url}`, document.baseURI);
+  // The model's address comes from the page that opens this one (app/bench/peer.ts): this page shares no module
+  // with the app's entry script (vite.config.ts entryChunk).
+  const path = params.get('model');
+  if (!path) throw new Error('three-crowd: no model address');
+  const url = new URL(`../${path}`, document.baseURI);
   const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
-  const scene = loadModel(builtin.url.split('/').pop()!, bytes);
+  const scene = loadModel(path.split('/').pop()!, bytes);
   const framing = animatedFraming(scene);
   const { root: prototype, clips } = toThree(scene);
-  const clipName = params.get('clip') ?? builtin.clip ?? '';
+  const clipName = params.get('clip') ?? '';
   const clip = clips.find((c) => c.name === clipName) ?? clips[0] ?? null;
 
   const canvas = document.getElementById('view') as HTMLCanvasElement;

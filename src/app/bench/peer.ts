@@ -1,3 +1,4 @@
+import { findBuiltin } from '../builtins.ts';
 import type { WindowResult } from './window.ts';
 
 /**
@@ -18,14 +19,20 @@ export class CrowdPeer {
     private readonly hooks: ThreeCrowdHooks,
   ) {}
 
-  /** Opens the peer page on `model` at width × height pixels; rejects with the page's failure or after `timeoutMs`. */
+  /**
+   * Opens the peer page on built-in `model` (its file and clip) at width × height pixels; rejects with the page's
+   * failure or after `timeoutMs`.
+   */
   static async open(model: string, width: number, height: number, timeoutMs = 120_000): Promise<CrowdPeer> {
+    const builtin = findBuiltin(model);
+    if (!builtin) throw new Error(`the three.js peer has no built-in model ${model}`);
     const frame = document.createElement('iframe');
     frame.title = 'three.js crowd (benchmark peer)';
     frame.setAttribute('aria-hidden', 'true');
     frame.tabIndex = -1;
     Object.assign(frame.style, { position: 'fixed', left: '-20000px', top: '0', width: `${width}px`, height: `${height}px`, border: '0' });
-    frame.src = new URL(`bench/three-crowd.html?model=${encodeURIComponent(model)}&w=${width}&h=${height}`, document.baseURI).href;
+    const clip = builtin.clip ? `&clip=${encodeURIComponent(builtin.clip)}` : '';
+    frame.src = new URL(`bench/three-crowd.html?model=${encodeURIComponent(builtin.url)}${clip}&w=${width}&h=${height}`, document.baseURI).href;
     document.body.appendChild(frame);
     const started = performance.now();
     try {
