@@ -107,3 +107,36 @@ test('the panel fills in after the first frame without moving the model: that fr
   expect(r.same, 'the frame after the panel filled in is the first frame, pixel for pixel').toBe(true);
   expect(con.errors).toEqual([]);
 });
+
+/** The module scripts an HTML page names, and every chunk they import statically, at any depth (paths under the site). */
+async function staticChunks(page: Page, html: string): Promise<{ entries: string[]; imports: Map<string, string[]> }> {
+  const base = new URL(html, page.url());
+  const text = await (await page.request.get(base.href)).text();
+  const entries = [...text.matchAll(/<script type="module"[^>]*\bsrc="([^"]+)"/g)].map((m) => new URL(m[1]!, base).pathname);
+  const imports = new Map<string, string[]>();
+  const stack = [...entries];
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    if (imports.has(path)) continue;
+    const code = await (await page.request.get(new URL(path, base).href)).text();
+    // Static imports only (`import … from "x"`, `import "x"`), not import(…) or the dependency list Vite keeps.
+    const found = [...code.matchAll(/(?:^|[;}\n])\s*import\s*(?:[\w$*{][^;]*?\bfrom\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => new URL(m[1]!, new URL(path, base)).pathname);
+    imports.set(path, found);
+    stack.push(...found);
+  }
+  return { entries, imports };
+}
+
+test("the page's entry script imports no other script (the parse worker starts as soon as it has arrived), and the three.js peer pages share nothing with it", async ({ page }) => {
+  await openApp(page, '?gui=0&grid=0&shadows=0&model=tiny');
+  const app = await staticChunks(page, './');
+  // The entry script, then the page's main script (vite.config.ts pageScript), which may take modules from it.
+  expect(app.entries.length, 'module scripts').toBe(2);
+  const entry = app.entries[0]!;
+  expect(app.imports.get(entry), `${entry} imports`).toEqual([]);
+  expect(app.imports.get(app.entries[1]!), 'the main script').toContain(entry);
+  for (const peer of ['bench/three-crowd.html', 'bench/three-gltf.html']) {
+    const { imports } = await staticChunks(page, peer);
+    expect([...imports.keys()], `${peer} loads the app's entry chunk (and would run it)`).not.toContain(entry);
+  }
+});

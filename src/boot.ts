@@ -4,14 +4,15 @@ import { startEarly } from './app/early-start.ts';
 import { spareStarted } from './app/parse-worker-start.ts';
 
 /**
- * The page's entry script (index.html): a few kilobytes that start the parse worker on the first model
- * (app/early-start.ts), ask for the page itself (main.ts, the composition root), then, once the worker runs,
- * for the page's WebGL2 context. The worker reads and parses the model, and the browser's GPU process makes the context
- * (a synchronous call that waits for it: 100–200 ms with a software GPU), while the main script is still on
- * its way. main.ts makes the same early call, which does nothing the second time, and gets the same context.
+ * The page's entry script (index.html): a few kilobytes, in a chunk that imports no other (vite.config.ts
+ * entryChunk), that start the parse worker on the first model (app/early-start.ts), then, once the worker runs,
+ * ask for the page's WebGL2 context. The worker reads and parses the model, and the browser's GPU process makes the
+ * context (a synchronous call that waits for it: 100–200 ms with a software GPU), while the page's main script
+ * (main.ts, the composition root) is still on its way: the page names it in a module script of its own after this
+ * one (vite.config.ts pageScript), which runs once it has arrived. main.ts makes the same early call, which does
+ * nothing the second time, and gets the same context.
  */
 startEarly(location.search, document.baseURI);
-void import('./main.ts');
 // The drawing buffer at its first frame's size before the context makes it (canvas-size.ts).
 const view = document.getElementById('view') as HTMLCanvasElement | null;
 if (view) sizeForViewport(view);
