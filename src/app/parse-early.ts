@@ -1,4 +1,4 @@
-import { loadModelAsync } from '../loaders/load-model.ts';
+import { loadModelAsync } from '../loaders/load-model-async.ts';
 import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
 import { earlyIsGltf, type ParseEarly } from './parse-job.ts';

@@ -1,4 +1,4 @@
-import { loadModelAsync } from '../loaders/load-model.ts';
+import { loadModelAsync } from '../loaders/load-model-async.ts';
 import { prepareForPage } from './model-prep-worker.ts';
 import { loadEarly, type EarlyOutcome } from './parse-early.ts';
 import type { ParseEarly } from './parse-job.ts';

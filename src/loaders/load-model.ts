@@ -6,8 +6,8 @@ import { parseM3d } from './m3d/parse-m3d.ts';
 import { readX } from './x/read-x.ts';
 import { xToScene } from './x/x-scene.ts';
 import { describeBytes, looksBinary, sniffFormat } from './sniff.ts';
-import { MAX_MODEL_BYTES, MODEL_EXTENSIONS } from './model-formats.ts';
-import { sceneNeedsTangents, withGeneratedTangents } from './tangents/generate-tangents.ts';
+import { MODEL_EXTENSIONS } from './model-formats.ts';
+import { checkSize } from './load-model-async.ts';
 
 /**
  * The single entry point from bytes to a validated Scene, shared by the page, `inspect`, the tests and
@@ -17,50 +17,7 @@ import { sceneNeedsTangents, withGeneratedTangents } from './tangents/generate-t
  */
 
 export { MAX_MODEL_BYTES, MODEL_EXTENSIONS } from './model-formats.ts';
-
-/**
- * Every format, glTF included: glTF is read asynchronously (its module and the Draco / meshopt decoders are
- * loaded on first use), the others through loadModel. `resources`: the files a .gltf names (buffers, images), keyed
- * by the URI exactly as written in its JSON; a missing buffer is a LoadError naming it, a missing image is
- * left to the page as a companion file. Normal-mapped meshes without tangents get MikkTSpace ones (withTangents).
- */
-let gltfReader: Promise<typeof import('./gltf/read-gltf.ts')> | null = null;
-
-export async function loadModelAsync(fileName: string, bytes: Uint8Array, resources?: ReadonlyMap<string, Uint8Array>): Promise<Scene> {
-  checkSize(fileName, bytes);
-  if (looksLikeGltf(fileName, bytes)) {
-    // Loaded on first use, once: the glTF reader stays out of the way of .x and .m3d loads.
-    gltfReader ??= import('./gltf/read-gltf.ts').catch((e: unknown) => {
-      gltfReader = null; // a failed chunk load is tried again next time
-      throw e;
-    });
-    const { readGltf } = await gltfReader;
-    return withGroupedWarnings(await withTangents(await readGltf(fileName, bytes, resources ?? new Map())));
-  }
-  return withTangents(loadModel(fileName, bytes));
-}
-
-/**
- * MikkTSpace tangents for normal-mapped meshes that carry none (tangents/generate-tangents.ts); MikkTSpace's
- * WebAssembly is loaded only for such a model.
- */
-async function withTangents(scene: Scene): Promise<Scene> {
-  if (!sceneNeedsTangents(scene)) return scene;
-  try {
-    const { loadMikkTSpace } = await import('./tangents/mikktspace.ts');
-    return withGeneratedTangents(scene, await loadMikkTSpace());
-  } catch (e) {
-    // The model still draws (normal maps without a tangent frame): say why rather than refuse it.
-    return { ...scene, warnings: [...scene.warnings, `MikkTSpace tangents could not be generated for the normal-mapped meshes (${(e as Error).message})`] };
-  }
-}
-
-function checkSize(fileName: string, bytes: Uint8Array): void {
-  if (bytes.length > MAX_MODEL_BYTES) {
-    throw new LoadError(`${fileName}: ${(bytes.length / 1048576).toFixed(0)} MiB is larger than the ${MAX_MODEL_BYTES / 1048576} MiB limit`);
-  }
-  if (bytes.length === 0) throw new LoadError(`${fileName}: the file is empty`, 1);
-}
+export { loadModelAsync } from './load-model-async.ts';
 
 /** .x and .m3d, synchronously (without generated tangents: loadModelAsync adds them), recognised by content first (a renamed file loads); a glTF file is refused with a pointer to loadModelAsync. */
 export function loadModel(fileName: string, bytes: Uint8Array): Scene {
