@@ -16,7 +16,9 @@
  *   wrote them. mesh.vertexCount ≥ 1; joints < the palette's slots.
  * - Float32 arithmetic: the box agrees with skinMesh + computeBounds to a few float32 ulps, not bit for bit.
  * - Per call: the palette is copied into the module's memory, and the mesh's vertices, joints and weights when
- *   they are not the ones the previous call copied (a mesh measured pose after pose is copied once). The memory
+ *   they are not the arrays the previous call copied (a mesh measured pose after pose is copied once): a mesh's
+ *   arrays are not changed in place after load (a caller that rewrites a copy of them passes `rewritten`). The
+ *   arrays last copied stay referenced until another mesh is measured. The memory
  *   grows to the largest mesh seen and is kept. Allocates only when the memory grows (its views made again).
  */
 

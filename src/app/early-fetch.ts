@@ -1,8 +1,9 @@
 /**
  * The first model's file asked for ahead of its reader: on the page itself before the page is built, where no
  * parse worker could start to read it (early-start.ts), or by the parse worker's entry while its parsers load
- * (parse-worker.ts). The model source's fetch (model-source.ts) takes that response instead of asking again. Each response is taken once; one nobody takes is left to the browser. Imports nothing, so the
- * parse worker's bundle can carry model-source.ts without the page's start-up code.
+ * (parse-worker.ts). The model source's fetch (model-source.ts) takes that response instead of asking again.
+ * Each response is taken once; one nobody takes is left to the browser. Imports nothing, so the parse worker's
+ * bundle can carry model-source.ts without the page's start-up code.
  */
 
 const pending = new Map<string, Promise<Response>>();

@@ -40,9 +40,9 @@ export class Timeline {
     this.canvas.style.marginTop = '4px';
     this.canvas.hidden = true;
     parent.appendChild(this.canvas);
-    // Drawn by the CPU: a GPU-backed 2D canvas is made on its first draw with a synchronous call to the GPU
-    // process, which waits out whatever that process is busy with (measured: 150–270 ms of this thread, right
-    // after a page's first model frame, under a software GPU); a strip this small costs the CPU nothing.
+    // Drawn by the CPU (a strip this small costs it nothing) rather than by a GPU-backed canvas. Its first draw
+    // still makes the page's shared GPU context, a synchronous call to the GPU process: under a software GPU busy
+    // drawing the model, 200–300 ms of this thread once, right after the first model's first frame.
     this.g = this.canvas.getContext('2d', { willReadFrequently: true });
   }
 
