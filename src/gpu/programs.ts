@@ -234,7 +234,7 @@ export class ProgramCache {
       gl.deleteProgram(program);
       return null;
     }
-    return this.setUp(key, twgl.createProgramInfoFromProgram(gl, program));
+    return this.setUp(key, programInfo(gl, program));
   }
 
   /** The program built through twgl, for a variant that failed to link: the error carries twgl's numbered listing. */
@@ -317,3 +317,24 @@ export class ProgramCache {
 
 /** The newest ProgramCache of each context (a renderer rebuilt after a context loss replaces its predecessor's). */
 const CACHES = new WeakMap<WebGL2RenderingContext, ProgramCache>();
+
+/**
+ * A linked program's ProgramInfo as the renderer uses one: the program, its uniform setters (what UniformBinding and
+ * twgl.setUniforms call) and its attribute setters, with their locations. twgl.createProgramInfoFromProgram reads
+ * a WebGL2 program's uniform block layout and transform feedback varyings back as well: for a fresh program, a
+ * round trip to the GPU process each, waited for, for fields nothing here reads (the palette block is bound by
+ * name, setUp). The setters are twgl's own (the same active uniforms, locations and texture units).
+ */
+function programInfo(gl: WebGL2RenderingContext, program: WebGLProgram): twgl.ProgramInfo {
+  const uniformSetters = twgl.createUniformSetters(gl, program);
+  const attribSetters = twgl.createAttributeSetters(gl, program);
+  const locations = <T>(setters: Record<string, unknown>): Record<string, T> =>
+    Object.fromEntries(Object.entries(setters).map(([k, v]) => [k, (v as { location: T }).location]));
+  return {
+    program,
+    uniformSetters,
+    attribSetters,
+    uniformLocations: locations<WebGLUniformLocation>(uniformSetters),
+    attribLocations: locations<number>(attribSetters),
+  };
+}
