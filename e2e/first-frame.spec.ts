@@ -108,11 +108,13 @@ test('the panel fills in after the first frame without moving the model: that fr
   expect(con.errors).toEqual([]);
 });
 
-/** The module scripts an HTML page names, and every chunk they import statically, at any depth (paths under the site). */
-async function staticChunks(page: Page, html: string): Promise<{ entries: string[]; imports: Map<string, string[]> }> {
+/** The module scripts an HTML page names (and which are async), and every chunk they import statically, at any depth (paths under the site). */
+async function staticChunks(page: Page, html: string): Promise<{ entries: string[]; async: boolean[]; imports: Map<string, string[]> }> {
   const base = new URL(html, page.url());
   const text = await (await page.request.get(base.href)).text();
-  const entries = [...text.matchAll(/<script type="module"[^>]*\bsrc="([^"]+)"/g)].map((m) => new URL(m[1]!, base).pathname);
+  const tags = [...text.matchAll(/<script\b[^>]*\btype="module"[^>]*>/g)].map((m) => m[0]);
+  const entries = tags.map((tag) => new URL(/\bsrc="([^"]+)"/.exec(tag)![1]!, base).pathname);
+  const async = tags.map((tag) => /\basync\b/.test(tag));
   const imports = new Map<string, string[]>();
   const stack = [...entries];
   while (stack.length > 0) {
@@ -124,7 +126,7 @@ async function staticChunks(page: Page, html: string): Promise<{ entries: string
     imports.set(path, found);
     stack.push(...found);
   }
-  return { entries, imports };
+  return { entries, async, imports };
 }
 
 test("the page's entry script imports no other script (the parse worker starts as soon as it has arrived), and the three.js peer pages share nothing with it", async ({ page }) => {
@@ -134,6 +136,8 @@ test("the page's entry script imports no other script (the parse worker starts a
   expect(app.entries.length, 'module scripts').toBe(2);
   const entry = app.entries[0]!;
   expect(app.imports.get(entry), `${entry} imports`).toEqual([]);
+  // Run as it arrives, not once the page's stylesheet has as well (src/boot.ts).
+  expect(app.async, 'async: the entry script; deferred: the main script').toEqual([true, false]);
   expect(app.imports.get(app.entries[1]!), 'the main script').toContain(entry);
   for (const peer of ['bench/three-crowd.html', 'bench/three-gltf.html']) {
     const { imports } = await staticChunks(page, peer);

@@ -11,10 +11,21 @@ import { spareStarted } from './app/parse-worker-start.ts';
  * (main.ts, the composition root) is still on its way: the page names it in a module script of its own after this
  * one (vite.config.ts pageScript), which runs once it has arrived. main.ts makes the same early call, which does
  * nothing the second time, and gets the same context.
+ *
+ * The script is `async`: it runs as soon as it has arrived, not once the page's stylesheet has as well (a deferred
+ * script, as module scripts are by default, waits for every stylesheet the page names). It may then run before
+ * the parser has reached the canvas; the canvas is looked up when the context is asked for, and where it is still
+ * missing, main.ts (which runs after the whole page is parsed) makes the context instead.
  */
 startEarly(location.search, document.baseURI);
-// The drawing buffer at its first frame's size before the context makes it (canvas-size.ts).
-const view = document.getElementById('view') as HTMLCanvasElement | null;
-if (view) sizeForViewport(view);
+// The drawing buffer at its first frame's size before the context makes it (canvas-size.ts): now when the parser has
+// reached the canvas, else just before the context (once only: a size set again would clear a context main.ts made).
+const early = document.getElementById('view') as HTMLCanvasElement | null;
+if (early) sizeForViewport(early);
 // Once the worker has started (its start needs this thread for a few short tasks, and this call blocks it).
-void spareStarted().then(() => view?.getContext('webgl2', CONTEXT_ATTRIBUTES));
+void spareStarted().then(() => {
+  const view = early ?? (document.getElementById('view') as HTMLCanvasElement | null);
+  if (!view) return;
+  if (!early) sizeForViewport(view);
+  view.getContext('webgl2', CONTEXT_ATTRIBUTES);
+});
