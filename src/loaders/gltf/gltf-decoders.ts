@@ -1,6 +1,7 @@
 import type { DecoderModule } from 'draco3d';
 import { LoadError } from '../../model/errors.ts';
 import type { GltfJson } from './gltf-container.ts';
+import { dracoWasm } from './draco-wasm.ts';
 
 /**
  * The official decoders of the compression extensions, loaded only when a file lists the extension in
@@ -8,7 +9,7 @@ import type { GltfJson } from './gltf-container.ts';
  *
  * - KHR_draco_mesh_compression: draco3d's Emscripten decoder (draco_decoder_nodejs.js, which detects its
  *   environment). In Node it finds draco_decoder.wasm beside itself; in a browser or worker it is handed the
- *   wasm's URL (a Vite `?url` asset) through `locateFile`. Instantiating WebAssembly needs the page's CSP to
+ *   wasm compiled (draco-wasm.ts: a Vite `?url` asset) through `instantiateWasm`. Instantiating WebAssembly needs the page's CSP to
  *   allow 'wasm-unsafe-eval'; neither decoder uses eval or new Function.
  * - EXT_meshopt_compression: meshoptimizer's MeshoptDecoder (its wasm is embedded in the module).
  * Each module is created once per JS realm and reused. Failures are LoadErrors naming the extension.
@@ -26,8 +27,18 @@ async function loadDraco(): Promise<DecoderModule> {
   };
   const factory = mod.default ?? (mod as unknown as (props: Record<string, unknown>) => Promise<DecoderModule>);
   if (isNode()) return factory({});
-  const wasmUrl = ((await import('draco3d/draco_decoder.wasm?url')) as { default: string }).default;
-  return factory({ locateFile: (): string => wasmUrl });
+  // The compiled module may be on its way already (draco-wasm.ts); the glue instantiates it with its imports. A
+  // module that fails to compile or instantiate rejects here: the glue itself would wait for it forever.
+  const wasm = dracoWasm();
+  let fail: (e: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  const ready = factory({
+    instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void): object => {
+      wasm.then((m) => WebAssembly.instantiate(m, imports)).then(done, fail);
+      return {};
+    },
+  });
+  return Promise.race([ready, failed]);
 }
 
 async function loadMeshopt(): Promise<unknown> {
