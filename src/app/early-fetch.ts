@@ -8,12 +8,13 @@
 
 const pending = new Map<string, Promise<Response>>();
 
-/** Asks for `href` now and keeps the response for the first takeEarlyResponse(href). */
-export function fetchEarly(href: string): void {
+/** Asks for `href` now and keeps the response for the first takeEarlyResponse(href); returns it as well (early-gltf.ts reads a copy). */
+export function fetchEarly(href: string): Promise<Response> {
   const response = fetch(href);
   // A failure is seen (and reported) by whoever takes the response; untaken, it must not be an unhandled rejection.
   response.catch(() => {});
   pending.set(href, response);
+  return response;
 }
 
 /** The early response for `href`, once (null when none was started or it was taken already). */

@@ -1,3 +1,4 @@
+import { startFromGltfJson } from './early-gltf.ts';
 import { fetchEarly } from './early-fetch.ts';
 import { earlyFromName, earlyIsGltf } from './parse-job.ts';
 import { errorFields, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
@@ -26,8 +27,12 @@ scope.onmessage = (e) => void waiting.push(e);
 // (parse-early.ts takes that response and that module).
 const job = earlyFromName(scope.name);
 if (job) {
-  fetchEarly(job.url);
-  if (earlyIsGltf(job)) import('../loaders/gltf/read-gltf.ts').catch(() => {}); // a failure is the parse's to report
+  const response = fetchEarly(job.url);
+  if (earlyIsGltf(job)) {
+    import('../loaders/gltf/read-gltf.ts').catch(() => {}); // a failure is the parse's to report
+    // And the files and decoders its JSON names, as soon as it arrives (early-gltf.ts).
+    startFromGltfJson(response, job.url);
+  }
 }
 import('./parse-worker-body.ts').then(
   ({ parseHandler }) => {

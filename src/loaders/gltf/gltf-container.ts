@@ -1,6 +1,8 @@
 import { sniffFormat } from '../sniff.ts';
 import { LoadError } from '../../model/errors.ts';
 
+export { externalUris } from './gltf-uris.ts';
+
 /**
  * The glTF 2.0 container: recognises a .gltf (JSON text) or .glb (binary) file, splits a GLB into its JSON and
  * BIN chunks, parses the JSON with its nesting bounded, and checks `asset.version`. It trusts nothing in the
@@ -324,19 +326,4 @@ function checkAsset(fileName: string, json: GltfJson): void {
       throw new LoadError(`${fileName}: /asset/minVersion: the file needs a glTF ${minVersion} reader; skinlab reads glTF 2.0`);
     }
   }
-}
-
-/** The buffers' and images' URIs that name files (not data: URIs), as written, each once. */
-export function externalUris(json: GltfJson): { buffers: string[]; images: string[] } {
-  const pick = (list: unknown): string[] => {
-    const out = new Set<string>();
-    if (Array.isArray(list)) {
-      for (const item of list) {
-        const uri = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)['uri'] : undefined;
-        if (typeof uri === 'string' && uri.length > 0 && uri.slice(0, 5).toLowerCase() !== 'data:') out.add(uri);
-      }
-    }
-    return [...out];
-  };
-  return { buffers: pick(json['buffers']), images: pick(json['images']) };
 }

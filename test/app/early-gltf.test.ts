@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startFromGltfJson } from '../../src/app/early-gltf.ts';
+import { fetchResources } from '../../src/app/model-resources.ts';
+import { urlSource } from '../../src/app/model-source.ts';
+
+/**
+ * The parse worker's head start from the first model's JSON (early-gltf.ts): the files a glTF names are asked for
+ * as soon as its head arrives, at the addresses the parse's own reads use, so each file crosses the network once;
+ * the model's response stays whole for the parse; a head that is not whole JSON asks for nothing.
+ */
+
+vi.mock('../../src/loaders/load-model.ts', () => ({ MAX_MODEL_BYTES: 256 * 1024 * 1024 }));
+
+const MODEL = 'http://site.test/models/walker.gltf';
+const never = new AbortController().signal;
+
+/** A fetch that answers every address with its own name and records what it was asked for. */
+function serve(): string[] {
+  const asked: string[] = [];
+  vi.stubGlobal('fetch', async (href: string) => {
+    asked.push(String(href));
+    return new Response(new TextEncoder().encode(String(href)), { headers: { 'content-type': 'application/octet-stream' } });
+  });
+  return asked;
+}
+
+/** Lets the head start's promise chain run to its end. */
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
+
+function glb(json: object, bin: Uint8Array): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = Math.ceil(text.length / 4) * 4;
+  const out = new Uint8Array(12 + 8 + jsonLength + 8 + bin.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x46546c67, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, out.length, true);
+  view.setUint32(12, jsonLength, true);
+  view.setUint32(16, 0x4e4f534a, true);
+  out.fill(0x20, 20, 20 + jsonLength);
+  out.set(text, 20);
+  view.setUint32(20 + jsonLength, bin.length, true);
+  view.setUint32(24 + jsonLength, 0x004e4942, true);
+  out.set(bin, 28 + jsonLength);
+  return out;
+}
+
+describe('startFromGltfJson', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("asks for a .gltf's buffers and images once, and the parse's reads take those responses", async () => {
+    const asked = serve();
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ uri: 'walker.bin', byteLength: 4 }, { uri: 'data:application/octet-stream;base64,AAAA', byteLength: 3 }],
+      images: [{ uri: 'Skin%20map.png' }, { uri: '../elsewhere/walker.bin' }],
+    };
+    const bytes = new TextEncoder().encode(JSON.stringify(json));
+    const response = Promise.resolve(new Response(bytes));
+    startFromGltfJson(response, MODEL);
+    await settle();
+    // The parse's reads: the buffer, the image as its base name beside the model (the same file as the buffer's).
+    expect(asked.sort()).toEqual(['http://site.test/models/Skin%20map.png', 'http://site.test/models/walker.bin']);
+    const resources = await fetchResources(urlSource(MODEL, MODEL), bytes, never, () => {});
+    expect([...resources.keys()].sort()).toEqual(['../elsewhere/walker.bin', 'Skin%20map.png', 'walker.bin']);
+    expect(new TextDecoder().decode(resources.get('walker.bin'))).toBe('http://site.test/models/walker.bin');
+    // The second URI names the same file: read once more by the parse (the head start keeps one response per address).
+    expect(asked.filter((a) => a.endsWith('/walker.bin')).length).toBe(2);
+    expect(asked.filter((a) => a.endsWith('/Skin%20map.png')).length).toBe(1);
+    // The model's own response is still whole for the parse.
+    expect(new Uint8Array(await (await response).arrayBuffer())).toEqual(bytes);
+  });
+
+  it("reads a .glb's JSON chunk, not its binary chunk", async () => {
+    const asked = serve();
+    const file = glb({ asset: { version: '2.0' }, buffers: [{ byteLength: 4 }, { uri: 'extra.bin', byteLength: 8 }] }, new Uint8Array(64 * 1024).fill(7));
+    startFromGltfJson(Promise.resolve(new Response(file)), 'http://site.test/models/walker.glb');
+    await settle();
+    expect(asked).toEqual(['http://site.test/models/extra.bin']);
+  });
+
+  it('asks for nothing when the head is not whole JSON, or the response failed', async () => {
+    const asked = serve();
+    startFromGltfJson(Promise.resolve(new Response('{"asset":{"version":"2.0"},"buffers":[{"uri":"a.bin"')), MODEL);
+    startFromGltfJson(Promise.resolve(new Response('not found', { status: 404 })), MODEL);
+    startFromGltfJson(Promise.reject(new TypeError('offline')), MODEL);
+    await settle();
+    expect(asked).toEqual([]);
+  });
+});
