@@ -14,18 +14,16 @@ import { spareStarted } from './app/parse-worker-start.ts';
  *
  * The script is `async`: it runs as soon as it has arrived, not once the page's stylesheet has as well (a deferred
  * script, as module scripts are by default, waits for every stylesheet the page names). It may then run before
- * the parser has reached the canvas; the canvas is looked up when the context is asked for, and where it is still
- * missing, main.ts (which runs after the whole page is parsed) makes the context instead.
+ * the parser has reached the canvas (the canvas is looked up again when the context is asked for; main.ts, which
+ * runs once the whole page is parsed, makes the context where it is still missing), or, arriving late, after
+ * main.ts, which has then started the load and made the context itself.
  */
-startEarly(location.search, document.baseURI);
-// The drawing buffer at its first frame's size before the context makes it (canvas-size.ts): now when the parser has
-// reached the canvas, else just before the context (once only: a size set again would clear a context main.ts made).
-const early = document.getElementById('view') as HTMLCanvasElement | null;
-if (early) sizeForViewport(early);
-// Once the worker has started (its start needs this thread for a few short tasks, and this call blocks it).
-void spareStarted().then(() => {
-  const view = early ?? (document.getElementById('view') as HTMLCanvasElement | null);
-  if (!view) return;
-  if (!early) sizeForViewport(view);
-  view.getContext('webgl2', CONTEXT_ATTRIBUTES);
-});
+// Where the main script has run first (this script arrived late), the load, the canvas and its context are its own.
+if (startEarly(location.search, document.baseURI)) {
+  // The drawing buffer at its first frame's size before the context makes it (canvas-size.ts), where the parser
+  // has reached the canvas (else the frame loop sizes it: the main script may have made its context meanwhile).
+  const early = document.getElementById('view') as HTMLCanvasElement | null;
+  if (early) sizeForViewport(early);
+  // Once the worker has started (its start needs this thread for a few short tasks, and this call blocks it).
+  void spareStarted().then(() => (early ?? (document.getElementById('view') as HTMLCanvasElement | null))?.getContext('webgl2', CONTEXT_ATTRIBUTES));
+}

@@ -43,10 +43,14 @@ export function firstModelPrep(search: string): PrepInput {
   return { up: upFromSearch(params), orient: findBuiltin(params.get('model') || 'default')?.orient };
 }
 
-/** Starts the first model's load (in the parse worker, or its request on the page) once per page. */
-export function startEarly(search: string, base: string): void {
-  if (started) return;
+/**
+ * Starts the first model's load (in the parse worker, or its request on the page) once per page. True for the
+ * call that started it, false for any later one.
+ */
+export function startEarly(search: string, base: string): boolean {
+  if (started) return false;
   started = true;
   const href = firstModelUrl(search, base);
   if (!prestartParseWorker(href ?? undefined, firstModelPrep(search)) && href) fetchEarly(href);
+  return true;
 }

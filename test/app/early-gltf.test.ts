@@ -27,7 +27,7 @@ function serve(): string[] {
 /** Lets the head start's promise chain run to its end. */
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 
-function glb(json: object, bin: Uint8Array): Uint8Array {
+function glb(json: object, bin: Uint8Array): Uint8Array<ArrayBuffer> {
   const text = new TextEncoder().encode(JSON.stringify(json));
   const jsonLength = Math.ceil(text.length / 4) * 4;
   const out = new Uint8Array(12 + 8 + jsonLength + 8 + bin.length);
