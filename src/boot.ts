@@ -25,5 +25,8 @@ if (startEarly(location.search, document.baseURI)) {
   const early = document.getElementById('view') as HTMLCanvasElement | null;
   if (early) sizeForViewport(early);
   // Once the worker has started (its start needs this thread for a few short tasks, and this call blocks it).
-  void spareStarted().then(() => (early ?? (document.getElementById('view') as HTMLCanvasElement | null))?.getContext('webgl2', CONTEXT_ATTRIBUTES));
+  void spareStarted().then(() => {
+    const view = early ?? (document.getElementById('view') as HTMLCanvasElement | null);
+    view?.getContext('webgl2', CONTEXT_ATTRIBUTES);
+  });
 }

@@ -9,8 +9,8 @@ import { dracoWasm } from './draco-wasm.ts';
  *
  * - KHR_draco_mesh_compression: draco3d's Emscripten decoder (draco_decoder_nodejs.js, which detects its
  *   environment). In Node it finds draco_decoder.wasm beside itself; in a browser or worker it is handed the
- *   wasm compiled (draco-wasm.ts: a Vite `?url` asset) through `instantiateWasm`. Instantiating WebAssembly needs the page's CSP to
- *   allow 'wasm-unsafe-eval'; neither decoder uses eval or new Function.
+ *   wasm compiled (draco-wasm.ts: a Vite `?url` asset) through `instantiateWasm`. Instantiating WebAssembly
+ *   needs the page's CSP to allow 'wasm-unsafe-eval'; neither decoder uses eval or new Function.
  * - EXT_meshopt_compression: meshoptimizer's MeshoptDecoder (its wasm is embedded in the module).
  * Each module is created once per JS realm and reused. Failures are LoadErrors naming the extension.
  */
