@@ -8,7 +8,10 @@
 
 const pending = new Map<string, Promise<Response>>();
 
-/** Asks for `href` now and keeps the response for the first takeEarlyResponse(href); returns it as well (early-gltf.ts reads a copy). */
+/**
+ * Asks for `href` now and keeps the response for the first takeEarlyResponse(href); returns it as well (early-gltf.ts
+ * reads a copy).
+ */
 export function fetchEarly(href: string): Promise<Response> {
   const response = fetch(href);
   // A failure is seen (and reported) by whoever takes the response; untaken, it must not be an unhandled rejection.

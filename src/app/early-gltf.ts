@@ -18,6 +18,9 @@ import { fetchEarly } from './early-fetch.ts';
 /** The extensions whose decoders start here (gltf-decoders.ts loadDecoders starts each by its name). */
 const COMPRESSION = ['KHR_draco_mesh_compression', 'EXT_meshopt_compression', 'KHR_meshopt_compression'] as const;
 
+/** The most files asked for ahead (a model names a few; the parse reads any others itself). */
+const MAX_EARLY_FILES = 32;
+
 /** The most bytes read for the JSON: a .gltf's text, or a .glb's JSON chunk. */
 const HEAD_LIMIT = 8 << 20;
 
@@ -59,6 +62,7 @@ function askForFiles(text: string, url: string): void {
   const model = new URL(url);
   const asked = new Set<string>();
   for (const uri of [...buffers, ...images]) {
+    if (asked.size === MAX_EARLY_FILES) break;
     const href = companionUrl(companionName(uri), model)?.href;
     if (!href || asked.has(href)) continue;
     asked.add(href);

@@ -8,9 +8,9 @@ import { errorFields, type ParseReply, type ParseRequest, type ParseTake } from 
  * parse-worker-start.ts). A few kilobytes on purpose: it reports itself started at once — the page's entry
  * script waits for that before it holds its thread to make the WebGL context, since a worker's start needs
  * that thread — and then loads its work, the parsers, as a module of their own (parse-worker-body.ts), with
- * the first model's file and reader beside it when it was started ahead. The page's
- * messages that come meanwhile are kept and handled in order once it has; if that module cannot load, each is
- * answered with the error.
+ * the first model's file and reader beside it when it was started ahead (and, for a glTF, what its JSON names:
+ * early-gltf.ts). The page's messages that come meanwhile are kept and handled in order once it has; if that
+ * module cannot load, each is answered with the error.
  */
 
 /** The worker global, typed by hand: the project compiles against the DOM lib, whose `self` is a Window. */

@@ -79,6 +79,15 @@ describe('startFromGltfJson', () => {
     expect(asked).toEqual(['http://site.test/models/extra.bin']);
   });
 
+  it('asks for a bounded number of files ahead, whatever the JSON lists', async () => {
+    const asked = serve();
+    const buffers = Array.from({ length: 5000 }, (_, i) => ({ uri: `part${i}.bin`, byteLength: 4 }));
+    startFromGltfJson(Promise.resolve(new Response(JSON.stringify({ asset: { version: '2.0' }, buffers }))), MODEL);
+    await settle();
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeLessThanOrEqual(64);
+  });
+
   it('asks for nothing when the head is not whole JSON, or the response failed', async () => {
     const asked = serve();
     startFromGltfJson(Promise.resolve(new Response('{"asset":{"version":"2.0"},"buffers":[{"uri":"a.bin"')), MODEL);
