@@ -140,6 +140,8 @@ test('where no LOD worker can start, the page makes the levels itself (the simpl
   const lod = (await page.evaluate(() => window.skinlab.info().lod)) as LodInfo & { timing: { where: string } | null };
   expect(lod.status).toBe('ready');
   expect(lod.timing?.where).toBe('main');
+  // The levels are uploaded on the next crowd frame after they are ready: one drawn frame first (set resolves after it).
+  await page.evaluate(() => window.skinlab.set({}));
   const table = (await page.evaluate(() => window.skinlab.info().lodLevels)) as { source: string; levels: unknown[] };
   expect(table.source).toBe('generated');
   expect(table.levels.length).toBeGreaterThanOrEqual(3);
