@@ -85,7 +85,7 @@ describe('startFromGltfJson', () => {
     startFromGltfJson(Promise.resolve(new Response(JSON.stringify({ asset: { version: '2.0' }, buffers }))), MODEL);
     await settle();
     expect(asked.length).toBeGreaterThan(0);
-    expect(asked.length).toBeLessThanOrEqual(64);
+    expect(asked.length).toBeLessThanOrEqual(32);
   });
 
   it('asks for nothing when the head is not whole JSON, or the response failed', async () => {
