@@ -1,4 +1,5 @@
 import { isDds } from './dds.ts';
+import { signatureKind } from './signature.ts';
 import { hasTgaFooter, looksLikeTga } from './tga.ts';
 
 /**
@@ -21,12 +22,6 @@ const EXTENSIONS: Record<string, ImageKind> = {
   webp: 'webp',
 };
 
-function startsWith(bytes: Uint8Array, at: number, ascii: string): boolean {
-  if (bytes.length < at + ascii.length) return false;
-  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
-  return true;
-}
-
 /** KTX2's 12-byte identifier («KTX 20»\r\n\x1A\n). */
 const KTX2_MAGIC = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -47,12 +42,8 @@ export function kindFromName(name: string): ImageKind | null {
 /** The decoder for `bytes` (content first, then `name`'s extension), or null when nothing fits. */
 export function sniffImage(bytes: Uint8Array, name: string): ImageKind | null {
   if (isDds(bytes)) return 'dds';
-  if (startsWith(bytes, 0, '\x89PNG\r\n\x1a\n')) return 'png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (startsWith(bytes, 0, 'GIF87a') || startsWith(bytes, 0, 'GIF89a')) return 'gif';
-  if (startsWith(bytes, 0, 'RIFF') && startsWith(bytes, 8, 'WEBP')) return 'webp';
-  // 'BM' cannot start a TGA: its second byte (colour-map type) would be 77.
-  if (startsWith(bytes, 0, 'BM')) return 'bmp';
+  const signed = signatureKind(bytes);
+  if (signed) return signed;
   if (hasTgaFooter(bytes)) return 'tga';
   const byName = kindFromName(name);
   if (byName === 'tga') return 'tga';
