@@ -2,16 +2,20 @@ import { dracoWasm } from '../loaders/gltf/draco-wasm.ts';
 import { externalUris } from '../loaders/gltf/gltf-uris.ts';
 import { companionName, companionUrl } from './companion-names.ts';
 import { fetchEarly } from './early-fetch.ts';
+import { decodeEarly, MAX_EARLY_IMAGES } from './early-images.ts';
+import { readGltfHead, type GltfHead } from './gltf-head.ts';
 
 /**
  * What the first model's JSON lets the parse worker start while it is still loading its parsers. The worker's entry
- * (parse-worker.ts) reads the head of a glTF's response as soon as it arrives — a copy: the parse takes the
- * response itself (early-fetch.ts) — and from its JSON
+ * (parse-worker.ts) reads the head of a glTF's response as soon as it arrives (gltf-head.ts) — a copy: the parse
+ * takes the response itself (early-fetch.ts) — and from its JSON
  * - asks for the files it names beside itself (buffers, images) at the addresses the parse's own reads use first
  *   (model-source.ts, through companion-names.ts), so those reads take the responses on their way (early-fetch.ts);
  * - starts the compression extensions' decoders (gltf-decoders.ts, a chunk of its own; Draco's Emscripten glue and
  *   its WebAssembly module are asked for beside it: draco-wasm.ts), which the parsers would start only once they
- *   have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder starts once per worker).
+ *   have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder starts once per worker);
+ * - starts decoding the images its textures show (early-images.ts; a .glb's binary chunk is read for them), which
+ *   the parse would start only once it has parsed the file (image-predecode.ts then takes these decodes).
  * Whatever fails here is left to the parse, which reads the files and starts the decoders itself.
  */
 
@@ -21,20 +25,23 @@ const COMPRESSION = ['KHR_draco_mesh_compression', 'EXT_meshopt_compression', 'K
 /** The most files asked for ahead (a model names a few; the parse reads any others itself). */
 const MAX_EARLY_FILES = 32;
 
-/** The most bytes read for the JSON: a .gltf's text, or a .glb's JSON chunk. */
-const HEAD_LIMIT = 8 << 20;
-
-/** A .glb's 12-byte header and its first chunk's 8-byte header, then the JSON. */
-const GLB_JSON_START = 20;
+/** The largest image file (by its Content-Length) decoded ahead from a copy of its response. */
+const EARLY_FILE_LIMIT = 64 << 20;
 
 /** Starts what the glTF at `url` (absolute) names, from its `response` (never rejects). */
 export function startFromGltfJson(response: Promise<Response>, url: string): void {
   response
-    .then((r) => (r.ok && r.body ? jsonHead(r.clone().body!) : null))
+    .then((r) => (r.ok && r.body ? readGltfHead(r.clone().body!) : null))
     .then((head) => {
       if (!head) return;
-      const text = new TextDecoder().decode(head);
-      askForFiles(text, url);
+      const text = new TextDecoder().decode(head.json);
+      const json = jsonObject(text);
+      if (json) {
+        const files = askForFiles(json, url);
+        decodeImages(json, head, files);
+      } else {
+        head.cancel();
+      }
       const used = COMPRESSION.filter((name) => text.includes(`"${name}"`));
       if (used.length === 0) return;
       // Draco's Emscripten glue and its WebAssembly module asked for beside the module that starts them: each would
@@ -49,65 +56,96 @@ export function startFromGltfJson(response: Promise<Response>, url: string): voi
     .catch(() => {});
 }
 
-/** Asks for the files the JSON names beside the model (nothing when the text is not whole JSON). */
-function askForFiles(text: string, url: string): void {
-  let json: unknown;
+/** The JSON as an object, or null when the text is not whole JSON or not an object. */
+function jsonObject(text: string): Record<string, unknown> | null {
   try {
-    json = JSON.parse(text);
+    const json: unknown = JSON.parse(text);
+    return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
   } catch {
-    return;
+    return null;
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return;
-  const { buffers, images } = externalUris(json as Record<string, unknown>);
+}
+
+/** Asks for the files the JSON names beside the model; returns their responses by URI as written. */
+function askForFiles(json: Record<string, unknown>, url: string): Map<string, Promise<Response>> {
+  const { buffers, images } = externalUris(json);
   const model = new URL(url);
-  const asked = new Set<string>();
+  const asked = new Map<string, Promise<Response>>();
+  const byUri = new Map<string, Promise<Response>>();
   for (const uri of [...buffers, ...images]) {
-    if (asked.size === MAX_EARLY_FILES) break;
     const href = companionUrl(companionName(uri), model)?.href;
-    if (!href || asked.has(href)) continue;
-    asked.add(href);
-    fetchEarly(href);
+    if (!href) continue;
+    let response = asked.get(href);
+    if (!response) {
+      if (asked.size === MAX_EARLY_FILES) break;
+      response = fetchEarly(href);
+      asked.set(href, response);
+    }
+    byUri.set(uri, response);
   }
+  return byUri;
 }
 
 /**
- * The JSON at the start of a glTF stream: a .glb's JSON chunk (its length from the header), or the first
- * HEAD_LIMIT bytes of anything else (a .gltf is JSON throughout). The rest of the stream is cancelled unread.
+ * Starts decoding the images the textures show (early-images.ts): a .glb's from its binary chunk, read on to its
+ * end for them (gltf-head.ts bin(); else the rest of the stream is let go), a .gltf's files from copies of the
+ * responses asked for (`files`, by URI as written). Each copy is made in a reaction registered as the file is asked
+ * for, so before the parse can take that response and read it (early-fetch.ts).
  */
-async function jsonHead(stream: ReadableStream<Uint8Array>): Promise<Uint8Array | null> {
-  const reader = stream.getReader();
-  const parts: Uint8Array[] = [];
-  let have = 0;
-  let end: number | null = null;
-  let glb = false;
-  try {
-    while (have < (end ?? HEAD_LIMIT)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      have += value.length;
-      if (end === null && have >= GLB_JSON_START) {
-        const header = new DataView(join(parts, GLB_JSON_START).buffer);
-        glb = header.getUint32(0, true) === 0x46546c67; // 'glTF'
-        end = glb ? Math.min(HEAD_LIMIT, GLB_JSON_START + header.getUint32(12, true)) : HEAD_LIMIT;
-      }
+function decodeImages(json: Record<string, unknown>, head: GltfHead, files: ReadonlyMap<string, Promise<Response>>): void {
+  const images = list(json['images']);
+  const views = list(json['bufferViews']);
+  // The .glb's own buffer: the first, without a URI.
+  const glbBuffer = list(json['buffers'])[0];
+  const stored = head.bin !== null && isObject(glbBuffer) && glbBuffer['uri'] === undefined;
+  const inBin: { offset: number; length: number }[] = [];
+  for (const i of texturedImages(json)) {
+    const image = images[i];
+    if (!isObject(image)) continue;
+    const uri = image['uri'];
+    const file = typeof uri === 'string' ? files.get(uri) : undefined;
+    if (file) {
+      file
+        .then((r) => {
+          const length = Number(r.headers.get('content-length') ?? NaN);
+          return r.ok && length > 0 && length <= EARLY_FILE_LIMIT ? r.clone().arrayBuffer() : null;
+        })
+        .then((bytes) => bytes && decodeEarly(new Uint8Array(bytes)))
+        .catch(() => {});
+      continue;
     }
-  } finally {
-    void reader.cancel().catch(() => {});
+    const view = typeof image['bufferView'] === 'number' ? views[image['bufferView']] : undefined;
+    if (!stored || !isObject(view) || view['buffer'] !== 0) continue;
+    const offset = view['byteOffset'] ?? 0;
+    const length = view['byteLength'];
+    if (typeof offset === 'number' && typeof length === 'number' && Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= 0 && length > 0) {
+      inBin.push({ offset, length });
+    }
   }
-  const all = join(parts, Math.min(have, end ?? HEAD_LIMIT));
-  return glb ? all.subarray(GLB_JSON_START) : all;
+  if (inBin.length === 0 || !head.bin) {
+    head.cancel();
+    return;
+  }
+  void head.bin().then((chunk) => {
+    for (const { offset, length } of inBin) if (chunk && offset + length <= chunk.length) decodeEarly(chunk.subarray(offset, offset + length));
+  });
 }
 
-/** The first `length` bytes of `parts`, in one array. */
-function join(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    if (at >= length) break;
-    const n = Math.min(p.length, length - at);
-    out.set(p.subarray(0, n), at);
-    at += n;
+/** The images the textures show (`textures[].source`), each once, at most MAX_EARLY_IMAGES. */
+function texturedImages(json: Record<string, unknown>): number[] {
+  const out = new Set<number>();
+  for (const texture of list(json['textures'])) {
+    if (out.size === MAX_EARLY_IMAGES) break;
+    const source = isObject(texture) ? texture['source'] : undefined;
+    if (typeof source === 'number' && Number.isInteger(source) && source >= 0) out.add(source);
   }
-  return out;
+  return [...out];
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import { embeddedImages, materialTextureNames } from '../gpu/textures.ts';
 import { browserImageMime, decodeBitmap } from '../loaders/textures/bitmap.ts';
 import { sniffImage } from '../loaders/textures/sniff.ts';
+import { releaseEarlyImages, takeEarlyImage } from './early-images.ts';
 import type { Scene } from '../model/types.ts';
 
 /**
@@ -18,7 +19,10 @@ import type { Scene } from '../model/types.ts';
  */
 export function predecodeImages(scene: Scene): Promise<Map<string, ImageBitmap>> {
   const out = new Map<string, ImageBitmap>();
-  if (!scene.images || scene.images.length === 0 || typeof createImageBitmap !== 'function') return Promise.resolve(out);
+  if (!scene.images || scene.images.length === 0 || typeof createImageBitmap !== 'function') {
+    releaseEarlyImages();
+    return Promise.resolve(out);
+  }
   const jobs: Promise<void>[] = [];
   const embedded = embeddedImages(scene.images);
   for (const name of materialTextureNames(scene.materials)) {
@@ -28,13 +32,16 @@ export function predecodeImages(scene: Scene): Promise<Map<string, ImageBitmap>>
     const kind = bytes.length > 0 ? sniffImage(bytes, name) : null;
     const mime = kind ? browserImageMime(kind) : null;
     if (!mime) continue;
+    // Started already from the file's JSON, for the page's first model (early-images.ts).
+    const decode = takeEarlyImage(bytes, mime) ?? decodeBitmap(bytes, mime);
     jobs.push(
-      decodeBitmap(bytes, mime).then(
+      decode.then(
         (bitmap) => void out.set(name, bitmap),
         () => {}, // left to the page, which says why
       ),
     );
   }
+  releaseEarlyImages();
   return Promise.all(jobs).then(() => out);
 }
 

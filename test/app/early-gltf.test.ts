@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFromGltfJson } from '../../src/app/early-gltf.ts';
 import { fetchResources } from '../../src/app/model-resources.ts';
 import { urlSource } from '../../src/app/model-source.ts';
@@ -10,6 +10,9 @@ import { urlSource } from '../../src/app/model-source.ts';
  */
 
 vi.mock('../../src/loaders/load-model.ts', () => ({ MAX_MODEL_BYTES: 256 * 1024 * 1024 }));
+// The decodes started ahead, recorded (early-images.ts is tested on its own).
+const decoded: Uint8Array[] = [];
+vi.mock('../../src/app/early-images.ts', () => ({ MAX_EARLY_IMAGES: 16, decodeEarly: (bytes: Uint8Array) => void decoded.push(bytes.slice()) }));
 
 const MODEL = 'http://site.test/models/walker.gltf';
 const never = new AbortController().signal;
@@ -45,7 +48,23 @@ function glb(json: object, bin: Uint8Array): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** A response whose body records how many bytes were pulled from it. */
+function counted(bytes: Uint8Array, chunk = 1024): { response: Response; pulled: () => number } {
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + chunk));
+      at += chunk;
+    },
+  });
+  return { response: new Response(body), pulled: () => Math.min(at, bytes.length) };
+}
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 5, 6, 7, 8]);
+
 describe('startFromGltfJson', () => {
+  beforeEach(() => void (decoded.length = 0));
   afterEach(() => vi.unstubAllGlobals());
 
   it("asks for a .gltf's buffers and images once, and the parse's reads take those responses", async () => {
@@ -71,12 +90,52 @@ describe('startFromGltfJson', () => {
     expect(new Uint8Array(await (await response).arrayBuffer())).toEqual(bytes);
   });
 
-  it("reads a .glb's JSON chunk, not its binary chunk", async () => {
+  it("reads a .glb's JSON chunk, not its binary chunk, when no texture shows an image stored there", async () => {
     const asked = serve();
-    const file = glb({ asset: { version: '2.0' }, buffers: [{ byteLength: 4 }, { uri: 'extra.bin', byteLength: 8 }] }, new Uint8Array(64 * 1024).fill(7));
-    startFromGltfJson(Promise.resolve(new Response(file)), 'http://site.test/models/walker.glb');
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: 65536 }, { uri: 'extra.bin', byteLength: 8 }],
+      bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 12 }],
+      images: [{ bufferView: 0, mimeType: 'image/png' }], // no texture shows it
+    };
+    const file = glb(json, new Uint8Array(64 * 1024).fill(7));
+    const { response, pulled } = counted(file);
+    startFromGltfJson(Promise.resolve(response), 'http://site.test/models/walker.glb');
     await settle();
     expect(asked).toEqual(['http://site.test/models/extra.bin']);
+    expect(decoded).toEqual([]);
+    expect(pulled()).toBeLessThan(file.length / 2);
+  });
+
+  it("decodes the images a .glb's textures show from its binary chunk, the exact bytes, while the response stays whole", async () => {
+    serve();
+    const bin = new Uint8Array(4096).fill(3);
+    bin.set(PNG, 100);
+    bin.set(PNG.map((b, i) => (i < 8 ? b : 200 + i)), 2000);
+    const json = {
+      asset: { version: '2.0' },
+      buffers: [{ byteLength: bin.length }],
+      bufferViews: [{ buffer: 0, byteOffset: 100, byteLength: PNG.length }, { buffer: 0, byteOffset: 2000, byteLength: PNG.length }, { buffer: 0, byteOffset: 4000, byteLength: 200 }],
+      images: [{ bufferView: 1, mimeType: 'image/png' }, { bufferView: 0, mimeType: 'image/png' }, { bufferView: 2, mimeType: 'image/png' }],
+      textures: [{ source: 1 }, { source: 0 }, { source: 1 }, { source: 2 }], // the third view runs past the chunk
+    };
+    const file = glb(json, bin);
+    const response = Promise.resolve(new Response(file));
+    startFromGltfJson(response, 'http://site.test/models/walker.glb');
+    await settle();
+    expect(decoded).toEqual([bin.slice(100, 100 + PNG.length), bin.slice(2000, 2000 + PNG.length)]);
+    expect(new Uint8Array(await (await response).arrayBuffer())).toEqual(file);
+  });
+
+  it("decodes a .gltf's image files from copies of the responses the parse then reads", async () => {
+    vi.stubGlobal('fetch', async (href: string) => new Response(String(href).endsWith('.png') ? PNG : new Uint8Array(4), { headers: { 'content-length': String(String(href).endsWith('.png') ? PNG.length : 4) } }));
+    const json = { asset: { version: '2.0' }, buffers: [{ uri: 'walker.bin', byteLength: 4 }], images: [{ uri: 'skin.png' }, { uri: 'unused.png' }], textures: [{ source: 0 }] };
+    const bytes = new TextEncoder().encode(JSON.stringify(json));
+    startFromGltfJson(Promise.resolve(new Response(bytes)), MODEL);
+    await settle();
+    expect(decoded).toEqual([PNG]);
+    const resources = await fetchResources(urlSource(MODEL, MODEL), bytes, never, () => {});
+    expect(resources.get('skin.png')).toEqual(PNG);
   });
 
   it('asks for a bounded number of files ahead, whatever the JSON lists', async () => {
