@@ -127,7 +127,8 @@ function decodeImages(json: Record<string, unknown>, head: GltfHead, files: Read
     return;
   }
   void head.bin().then((chunk) => {
-    for (const { offset, length } of inBin) if (chunk && offset + length <= chunk.length) decodeEarly(chunk.subarray(offset, offset + length));
+    // Copies: the file's bytes are let go once the images' own are out.
+    for (const { offset, length } of inBin) if (chunk && offset + length <= chunk.length) decodeEarly(chunk.slice(offset, offset + length));
   });
 }
 
