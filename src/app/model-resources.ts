@@ -1,4 +1,5 @@
-import { externalUris, looksLikeGltf, peekGltfContainer } from '../loaders/gltf/gltf-container.ts';
+import { looksLikeGltf, peekGltfContainer } from '../loaders/gltf/gltf-container.ts';
+import { externalUris } from '../loaders/gltf/gltf-uris.ts';
 import { MAX_MODEL_BYTES } from '../loaders/model-formats.ts';
 import type { ModelSource } from './model-source.ts';
 

@@ -4,8 +4,6 @@ import { FileSet } from './file-set.ts';
 import { takeEarlyResponse } from './early-fetch.ts';
 import { baseName, caseVariants, companionName, companionUrl, safeDecode } from './companion-names.ts';
 
-export { baseName, caseVariants, companionName, companionUrl } from './companion-names.ts';
-
 /**
  * Where a model's bytes and its companion files (textures) come from: a URL (companions resolve
  * relative to it and never elsewhere) or a set of files the user picked or dropped (companions are

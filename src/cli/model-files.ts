@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { externalUris, looksLikeGltf, peekGltfContainer } from '../loaders/gltf/gltf-container.ts';
+import { looksLikeGltf, peekGltfContainer } from '../loaders/gltf/gltf-container.ts';
+import { externalUris } from '../loaders/gltf/gltf-uris.ts';
 import { MAX_MODEL_BYTES } from '../loaders/load-model.ts';
 import { UsageError } from './inspect-args.ts';
 

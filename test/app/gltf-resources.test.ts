@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { companionName, fileSource, TooLargeError, urlSource } from '../../src/app/model-source.ts';
+import { companionName } from '../../src/app/companion-names.ts';
+import { fileSource, TooLargeError, urlSource } from '../../src/app/model-source.ts';
 import { withEmbeddedImages } from '../../src/gpu/textures.ts';
 import { isKtx2 } from '../../src/loaders/textures/sniff.ts';
 

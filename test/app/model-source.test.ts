@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { baseName, caseVariants, companionUrl, fileSource, MAX_COMPANION_BYTES, urlSource } from '../../src/app/model-source.ts';
+import { baseName, caseVariants, companionUrl } from '../../src/app/companion-names.ts';
+import { fileSource, MAX_COMPANION_BYTES, urlSource } from '../../src/app/model-source.ts';
 
 /** How companion (texture) names written in models find their files. */
 

@@ -1,8 +1,6 @@
 import { sniffFormat } from '../sniff.ts';
 import { LoadError } from '../../model/errors.ts';
 
-export { externalUris } from './gltf-uris.ts';
-
 /**
  * The glTF 2.0 container: recognises a .gltf (JSON text) or .glb (binary) file, splits a GLB into its JSON and
  * BIN chunks, parses the JSON with its nesting bounded, and checks `asset.version`. It trusts nothing in the

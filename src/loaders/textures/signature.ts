@@ -8,7 +8,7 @@
 export type SignatureKind = 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp';
 
 /** Whether `bytes` holds the ASCII string `ascii` at `at`. */
-export function bytesAt(bytes: Uint8Array, at: number, ascii: string): boolean {
+function bytesAt(bytes: Uint8Array, at: number, ascii: string): boolean {
   if (bytes.length < at + ascii.length) return false;
   for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
   return true;

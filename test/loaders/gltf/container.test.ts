@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LoadError } from '../../../src/model/errors.ts';
 import { decodeDataUri, isDataUri } from '../../../src/loaders/gltf/data-uri.ts';
-import { externalUris, looksLikeGltf, MAX_GLTF_JSON_DEPTH, peekGltfContainer, readGltfContainer } from '../../../src/loaders/gltf/gltf-container.ts';
+import { looksLikeGltf, MAX_GLTF_JSON_DEPTH, peekGltfContainer, readGltfContainer } from '../../../src/loaders/gltf/gltf-container.ts';
+import { externalUris } from '../../../src/loaders/gltf/gltf-uris.ts';
 import { fixture, toGlb } from './check-fixture.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
