@@ -1,7 +1,9 @@
 /**
  * The start of a glTF stream, read as it arrives (early-gltf.ts, in the parse worker's entry): the JSON — a .glb's
  * JSON chunk (its length from the header), or the first HEAD_LIMIT bytes of anything else (a .gltf is JSON
- * throughout) — and, for a .glb on request, its binary chunk, read on from there. Imports nothing.
+ * throughout) — and, for a .glb on request, its binary chunk, read on from there. Imports nothing: the worker's entry
+ * chunk carries it, so it reads the header itself rather than through the loader's gltf-container.ts, and it
+ * reports nothing (a damaged head only means no head start: the parse says what is wrong).
  */
 
 /** The most bytes read for the JSON: a .gltf's text, or a .glb's JSON chunk. */
