@@ -7,6 +7,7 @@
  */
 
 const pending = new Map<string, Promise<Response>>();
+let asking: Promise<void> = Promise.resolve();
 
 /**
  * Asks for `href` now and keeps the response for the first takeEarlyResponse(href); returns it as well (early-gltf.ts
@@ -18,6 +19,22 @@ export function fetchEarly(href: string): Promise<Response> {
   response.catch(() => {});
   pending.set(href, response);
   return response;
+}
+
+/**
+ * Says that files are being asked for ahead until `done` settles (early-gltf.ts, from a glTF's JSON): a read of the
+ * files a model names waits for askedAhead() first, so that it takes those responses rather than racing them.
+ */
+export function askingAhead(done: Promise<unknown>): void {
+  asking = done.then(
+    () => {},
+    () => {},
+  );
+}
+
+/** Settles once whatever askingAhead() named has asked for its files (at once when nothing did; never rejects). */
+export function askedAhead(): Promise<void> {
+  return asking;
 }
 
 /** The early response for `href`, once (null when none was started or it was taken already). */

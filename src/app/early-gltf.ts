@@ -1,7 +1,7 @@
 import { dracoWasm } from '../loaders/gltf/draco-wasm.ts';
 import { externalUris } from '../loaders/gltf/gltf-uris.ts';
 import { companionName, companionUrl } from './companion-names.ts';
-import { fetchEarly } from './early-fetch.ts';
+import { askingAhead, fetchEarly } from './early-fetch.ts';
 import { decodeEarly, MAX_EARLY_IMAGES } from './early-images.ts';
 import { readGltfHead, type GltfHead } from './gltf-head.ts';
 
@@ -10,7 +10,8 @@ import { readGltfHead, type GltfHead } from './gltf-head.ts';
  * (parse-worker.ts) reads the head of a glTF's response as soon as it arrives (gltf-head.ts) — a copy: the parse
  * takes the response itself (early-fetch.ts) — and from its JSON
  * - asks for the files it names beside itself (buffers, images) at the addresses the parse's own reads use first
- *   (model-source.ts, through companion-names.ts), so those reads take the responses on their way (early-fetch.ts);
+ *   (model-source.ts, through companion-names.ts), so those reads take the responses on their way (early-fetch.ts;
+ *   the parse reads them once this step is done: askedAhead);
  * - starts the compression extensions' decoders (gltf-decoders.ts, a chunk of its own; Draco's Emscripten glue and
  *   its WebAssembly module are asked for beside it: draco-wasm.ts), which the parsers would start only once they
  *   have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder starts once per worker);
@@ -30,10 +31,10 @@ const EARLY_FILE_LIMIT = 64 << 20;
 
 /** Starts what the glTF at `url` (absolute) names, from its `response` (never rejects). */
 export function startFromGltfJson(response: Promise<Response>, url: string): void {
-  response
+  const named = response
     .then((r) => (r.ok && r.body ? readGltfHead(r.clone().body!) : null))
     .then((head) => {
-      if (!head) return;
+      if (!head) return null;
       const text = new TextDecoder().decode(head.json);
       const json = jsonObject(text);
       if (json) {
@@ -42,6 +43,13 @@ export function startFromGltfJson(response: Promise<Response>, url: string): voi
       } else {
         head.cancel();
       }
+      return text;
+    });
+  // The parse reads the files the JSON names once these are asked for (parse-early.ts).
+  askingAhead(named);
+  named
+    .then((text) => {
+      if (text === null) return;
       const used = COMPRESSION.filter((name) => text.includes(`"${name}"`));
       if (used.length === 0) return;
       // Draco's Emscripten glue and its WebAssembly module asked for beside the module that starts them: each would

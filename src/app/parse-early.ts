@@ -1,4 +1,5 @@
 import { loadModelAsync } from '../loaders/load-model-async.ts';
+import { askedAhead } from './early-fetch.ts';
 import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
 import { earlyIsGltf, type ParseEarly } from './parse-job.ts';
@@ -36,6 +37,8 @@ export async function loadEarly(job: ParseEarly): Promise<EarlyOutcome> {
     const bytes = await source.read(() => {}, signal);
     // And the decoders it names (Draco's is a WebAssembly module to compile) while its other files are fetched.
     void reader?.then((m) => m.prewarmDecoders(source.name, bytes), () => {});
+    // Once the worker's entry has asked for the files its JSON names (early-gltf.ts), so each crosses the network once.
+    await askedAhead();
     const resources = await fetchResources(source, bytes, signal, () => {});
     let total = bytes.length;
     for (const r of resources.values()) total += r.length;

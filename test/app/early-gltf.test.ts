@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { askedAhead } from '../../src/app/early-fetch.ts';
 import { startFromGltfJson } from '../../src/app/early-gltf.ts';
 import { fetchResources } from '../../src/app/model-resources.ts';
 import { urlSource } from '../../src/app/model-source.ts';
@@ -88,6 +89,35 @@ describe('startFromGltfJson', () => {
     expect(asked.filter((a) => a.endsWith('/Skin%20map.png')).length).toBe(1);
     // The model's own response is still whole for the parse.
     expect(new Uint8Array(await (await response).arrayBuffer())).toEqual(bytes);
+  });
+
+  it('askedAhead settles only once the files the JSON names are asked for: the parse reads them after that, once each', async () => {
+    const asked = serve();
+    const json = { asset: { version: '2.0' }, buffers: [{ uri: 'walker.bin', byteLength: 4 }], images: [{ uri: 'skin.png' }] };
+    const bytes = new TextEncoder().encode(JSON.stringify(json));
+    let deliver = (): void => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        deliver = () => {
+          c.enqueue(bytes);
+          c.close();
+        };
+      },
+    });
+    const response = Promise.resolve(new Response(body));
+    startFromGltfJson(response, MODEL);
+    let settled = false;
+    const gate = askedAhead().then(() => void (settled = true));
+    await settle();
+    expect(settled, 'not before the JSON has arrived').toBe(false);
+    deliver();
+    // The parse (parse-early.ts): the whole file, then its files once those asked for ahead are.
+    const whole = new Uint8Array(await (await response).arrayBuffer());
+    await gate;
+    const files = ['http://site.test/models/skin.png', 'http://site.test/models/walker.bin'];
+    expect([...asked].sort(), 'asked for before the parse reads them').toEqual(files);
+    await fetchResources(urlSource(MODEL, MODEL), whole, never, () => {});
+    expect(asked.sort(), 'and not again by the parse').toEqual(files);
   });
 
   it("reads a .glb's JSON chunk, not its binary chunk, when no texture shows an image stored there", async () => {
