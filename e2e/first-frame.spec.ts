@@ -108,12 +108,15 @@ test('the panel fills in after the first frame without moving the model: that fr
   expect(con.errors).toEqual([]);
 });
 
-/** The module scripts an HTML page names (and which are async), and every chunk they import statically, at any depth (paths under the site). */
-async function staticChunks(page: Page, html: string): Promise<{ entries: string[]; async: boolean[]; imports: Map<string, string[]> }> {
-  const base = new URL(html, page.url());
-  const text = await (await page.request.get(base.href)).text();
+/**
+ * The module scripts an HTML page names (and which are async), or the one `script` given, and every chunk they
+ * import statically, at any depth (paths under the site).
+ */
+async function staticChunks(page: Page, url: string, script = false): Promise<{ entries: string[]; async: boolean[]; imports: Map<string, string[]> }> {
+  const base = new URL(url, page.url());
+  const text = script ? '' : await (await page.request.get(base.href)).text();
   const tags = [...text.matchAll(/<script\b[^>]*\btype="module"[^>]*>/g)].map((m) => m[0]);
-  const entries = tags.map((tag) => new URL(/\bsrc="([^"]+)"/.exec(tag)![1]!, base).pathname);
+  const entries = script ? [base.pathname] : tags.map((tag) => new URL(/\bsrc="([^"]+)"/.exec(tag)![1]!, base).pathname);
   const async = tags.map((tag) => /\basync\b/.test(tag));
   const imports = new Map<string, string[]>();
   const stack = [...entries];
@@ -143,4 +146,27 @@ test("the page's entry script imports no other script (the parse worker starts a
     const { imports } = await staticChunks(page, peer);
     expect([...imports.keys()], `${peer} loads the app's entry chunk (and would run it)`).not.toContain(entry);
   }
+});
+
+test("the parse worker's script imports no other script, and its parsers (glTF reader included) arrive in one module that imports only that script", async ({ page }) => {
+  await openApp(page, '?gui=0&grid=0&shadows=0&model=tiny');
+  const app = await staticChunks(page, './');
+  const entry = app.entries[0]!;
+  const base = new URL(entry, page.url());
+  const entryCode = await (await page.request.get(base.href)).text();
+  // The worker's script, as the entry script names it (parse-worker-start.ts).
+  const worker = /["'`](?:\.\/)?(parse-worker-[\w-]+\.js)["'`]/.exec(entryCode)?.[1];
+  expect(worker, `${entry} names the parse worker's script`).toBeTruthy();
+  const workerUrl = new URL(worker!, base);
+  const { imports } = await staticChunks(page, workerUrl.href, true);
+  expect(imports.get(workerUrl.pathname), 'the worker script imports').toEqual([]);
+  // Its work module (parse-worker-body.ts): the first chunk it asks for, one request after its own script.
+  const workerCode = await (await page.request.get(workerUrl.href)).text();
+  const body = /import\(\s*["'`](\.\/parse-worker-body-[\w-]+\.js)["'`]\s*\)/.exec(workerCode)?.[1];
+  expect(body, 'the worker script loads its work module').toBeTruthy();
+  const bodyUrl = new URL(body!, workerUrl);
+  const bodyImports = (await staticChunks(page, bodyUrl.href, true)).imports;
+  expect(bodyImports.get(bodyUrl.pathname), 'the work module imports').toEqual([workerUrl.pathname]);
+  const bodyCode = await (await page.request.get(bodyUrl.href)).text();
+  expect(bodyCode, 'the glTF reader is part of the work module').toContain('KHR_materials_emissive_strength');
 });

@@ -12,7 +12,7 @@ import { readGltfHead, type GltfHead } from './gltf-head.ts';
  * - asks for the files it names beside itself (buffers, images) at the addresses the parse's own reads use first
  *   (model-source.ts, through companion-names.ts), so those reads take the responses on their way (early-fetch.ts;
  *   the parse reads them once this step is done: askedAhead);
- * - starts the compression extensions' decoders (gltf-decoders.ts, a chunk of its own; Draco's Emscripten glue and
+ * - starts the compression extensions' decoders (gltf-decoders.ts, from the worker's work module; Draco's Emscripten glue and
  *   its WebAssembly module are asked for beside it: draco-wasm.ts), which the parsers would start only once they
  *   have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder starts once per worker);
  * - starts decoding the images its textures show (early-images.ts; a .glb's binary chunk is read for them), which
@@ -59,7 +59,8 @@ export function startFromGltfJson(response: Promise<Response>, url: string): voi
         dracoWasm().catch(() => {});
       }
       const fileName = url.slice(url.lastIndexOf('/') + 1);
-      return import('../loaders/gltf/gltf-decoders.ts').then((m) => m.loadDecoders({ extensionsUsed: used }, fileName));
+      // From the worker's work module, which the entry has asked for already (parse-worker-body.ts says why).
+      return import('./parse-worker-body.ts').then((m) => m.loadDecoders({ extensionsUsed: used }, fileName));
     })
     .catch(() => {});
 }

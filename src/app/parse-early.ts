@@ -1,4 +1,4 @@
-import { loadModelAsync } from '../loaders/load-model-async.ts';
+import { prewarmDecoders } from '../loaders/gltf/read-gltf.ts';
 import { askedAhead } from './early-fetch.ts';
 import { fetchResources } from './model-resources.ts';
 import { urlSource } from './model-source.ts';
@@ -6,6 +6,7 @@ import { earlyIsGltf, type ParseEarly } from './parse-job.ts';
 import { errorFields, type EarlyFigures, type ErrorFields } from './parse-protocol.ts';
 import type { Scene } from '../model/types.ts';
 import { prepareForPage } from './model-prep-worker.ts';
+import { parseModel } from './parse-readers.ts';
 import type { PrepFacts } from './model-prep.ts';
 
 /**
@@ -22,21 +23,18 @@ export type EarlyOutcome =
 
 /**
  * Reads the job's `url` (absolute) and the files it refers to, then parses and prepares them (`prep`); never
- * rejects. The worker's entry asked for the file and the glTF reader already (parse-worker.ts): the fetch takes
- * that response (early-fetch.ts) and the import the module on its way.
+ * rejects. The worker's entry asked for the file already (parse-worker.ts): the fetch takes that response
+ * (early-fetch.ts).
  */
 export async function loadEarly(job: ParseEarly): Promise<EarlyOutcome> {
   const { url, prep } = job;
   const signal = new AbortController().signal;
   let parseMs = 0;
-  // A glTF's reader (a chunk of its own) loads while the file is on its way.
-  const reader = earlyIsGltf(job) ? import('../loaders/gltf/read-gltf.ts') : null;
-  reader?.catch(() => {});
   try {
     const source = urlSource(url, url);
     const bytes = await source.read(() => {}, signal);
     // And the decoders it names (Draco's is a WebAssembly module to compile) while its other files are fetched.
-    void reader?.then((m) => m.prewarmDecoders(source.name, bytes), () => {});
+    if (earlyIsGltf(job)) prewarmDecoders(source.name, bytes);
     // Once the worker's entry has asked for the files its JSON names (early-gltf.ts), so each crosses the network once.
     await askedAhead();
     const resources = await fetchResources(source, bytes, signal, () => {});
@@ -44,7 +42,7 @@ export async function loadEarly(job: ParseEarly): Promise<EarlyOutcome> {
     for (const r of resources.values()) total += r.length;
     const figures: EarlyFigures = { bytes: total, resources: resources.size };
     const t0 = performance.now();
-    const parsed = await loadModelAsync(source.name, bytes, resources);
+    const parsed = await parseModel(source.name, bytes, resources);
     parseMs = performance.now() - t0;
     return { ok: true, ...(await prepareForPage(parsed, prep)), parseMs, figures };
   } catch (e) {

@@ -1,8 +1,15 @@
-import { loadModelAsync } from '../loaders/load-model-async.ts';
 import { prepareForPage } from './model-prep-worker.ts';
 import { loadEarly, type EarlyOutcome } from './parse-early.ts';
+import { parseModel } from './parse-readers.ts';
 import type { ParseEarly } from './parse-job.ts';
 import { errorFields, transferables, type ParseReply, type ParseRequest, type ParseTake } from './parse-protocol.ts';
+
+/**
+ * The compression decoders' start, for the worker's entry (early-gltf.ts), which takes it from this module rather
+ * than importing gltf-decoders.ts itself: that module, shared by two chunks the entry asks for, would be a
+ * chunk of its own, which this one would then ask for once it had arrived.
+ */
+export { loadDecoders } from '../loaders/gltf/gltf-decoders.ts';
 
 /**
  * The parse worker's work (its entry, parse-worker.ts, loads this module once it has reported itself started):
@@ -63,7 +70,7 @@ export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: Mes
     const { name, bytes, resources, prep } = message;
     const t0 = performance.now();
     try {
-      const parsed = await loadModelAsync(name, bytes, resources);
+      const parsed = await parseModel(name, bytes, resources);
       const parseMs = performance.now() - t0;
       const { scene, facts, bitmaps } = await prepareForPage(parsed, prep);
       send({ type: 'done', scene, facts, parseMs }, bitmaps);

@@ -7,9 +7,9 @@ import { errorFields, type ParseReply, type ParseRequest, type ParseTake } from 
  * Module worker entry (src/app/parse-client.ts starts one per load; the first may be started ahead of the page,
  * parse-worker-start.ts). A few kilobytes on purpose: it reports itself started at once — the page's entry
  * script waits for that before it holds its thread to make the WebGL context, since a worker's start needs
- * that thread — and then loads its work, the parsers, as a module of their own (parse-worker-body.ts), with
- * the first model's file and reader beside it when it was started ahead (and, for a glTF, what its JSON names:
- * early-gltf.ts). The page's messages that come meanwhile are kept and handled in order once it has; if that
+ * that thread — and then loads its work, the parsers (the glTF reader among them), as one module of its own
+ * that imports nothing but this one (parse-worker-body.ts; parse-readers.ts says why), with the first model's
+ * file beside it when it was started ahead (and, for a glTF, what its JSON names: early-gltf.ts). The page's messages that come meanwhile are kept and handled in order once it has; if that
  * module cannot load, each is answered with the error.
  */
 
@@ -23,13 +23,12 @@ const scope = self as unknown as {
 const waiting: MessageEvent<ParseRequest | ParseTake>[] = [];
 scope.onmessage = (e) => void waiting.push(e);
 // Started ahead of the page: the first model's job is in the worker's name (read as the work module starts it).
-// Its file and, for a glTF, its reader are asked for now, so they arrive while the work module loads and runs
-// (parse-early.ts takes that response and that module).
+// Its file is asked for now, so it arrives while the work module loads and runs (parse-early.ts takes that
+// response).
 const job = earlyFromName(scope.name);
 if (job) {
   const response = fetchEarly(job.url);
   if (earlyIsGltf(job)) {
-    import('../loaders/gltf/read-gltf.ts').catch(() => {}); // a failure is the parse's to report
     // And the files and decoders its JSON names, as soon as it arrives (early-gltf.ts).
     startFromGltfJson(response, job.url);
   }
