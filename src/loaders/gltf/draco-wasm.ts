@@ -21,7 +21,10 @@ export function dracoWasm(): Promise<WebAssembly.Module> {
 }
 
 async function compileDracoWasm(): Promise<WebAssembly.Module> {
-  const url = ((await import('draco3d/draco_decoder.wasm?url')) as { default: string }).default;
+  // The package's file, which the build copies beside the chunks and names here (Vite's `new URL(…,
+  // import.meta.url)` rule): its address is part of this chunk, so the fetch starts at once (a `?url` import would
+  // first load a chunk holding only the address).
+  const url = new URL('../../../node_modules/draco3d/draco_decoder.wasm', import.meta.url).href;
   const res = await fetch(url);
   if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
   if ((res.headers.get('content-type') ?? '').startsWith('application/wasm')) return WebAssembly.compileStreaming(res);
