@@ -24,7 +24,7 @@ let gltfReader: Promise<typeof import('./gltf/read-gltf.ts')> | null = null;
 let otherReaders: Promise<typeof import('./load-model-sync.ts')> | null = null;
 
 /** The glTF reader, loaded on first use, once: it stays out of the way of .x and .m3d loads. */
-export function lazyGltfReader(): Promise<typeof import('./gltf/read-gltf.ts')> {
+function lazyGltfReader(): Promise<typeof import('./gltf/read-gltf.ts')> {
   gltfReader ??= import('./gltf/read-gltf.ts').catch((e: unknown) => {
     gltfReader = null; // a failed chunk load is tried again next time
     throw e;
