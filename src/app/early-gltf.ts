@@ -1,4 +1,5 @@
 import { dracoWasm } from '../loaders/gltf/draco-wasm.ts';
+import { isObj } from '../loaders/gltf/gltf-check-util.ts';
 import { externalUris } from '../loaders/gltf/gltf-uris.ts';
 import { companionName, companionUrl } from './companion-names.ts';
 import { askingAhead, fetchEarly } from './early-fetch.ts';
@@ -12,9 +13,9 @@ import { readGltfHead, type GltfHead } from './gltf-head.ts';
  * - asks for the files it names beside itself (buffers, images) at the addresses the parse's own reads use first
  *   (model-source.ts, through companion-names.ts), so those reads take the responses on their way (early-fetch.ts;
  *   the parse reads them once this step is done: askedAhead);
- * - starts the compression extensions' decoders (gltf-decoders.ts, from the worker's work module; Draco's Emscripten glue and
- *   its WebAssembly module are asked for beside it: draco-wasm.ts), which the parsers would start only once they
- *   have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder starts once per worker);
+ * - starts the compression extensions' decoders (gltf-decoders.ts, from the worker's work module; Draco's
+ *   Emscripten glue and its WebAssembly module are asked for beside it: draco-wasm.ts), which the parsers would
+ *   start only once they have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder starts once per worker);
  * - starts decoding the images its textures show (early-images.ts; a .glb's binary chunk is read for them), which
  *   the parse would start only once it has parsed the file (image-predecode.ts then takes these decodes).
  * Whatever fails here is left to the parse, which reads the files and starts the decoders itself.
@@ -69,7 +70,7 @@ export function startFromGltfJson(response: Promise<Response>, url: string): voi
 function jsonObject(text: string): Record<string, unknown> | null {
   try {
     const json: unknown = JSON.parse(text);
-    return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+    return isObj(json) ? json : null;
   } catch {
     return null;
   }
@@ -106,11 +107,11 @@ function decodeImages(json: Record<string, unknown>, head: GltfHead, files: Read
   const views = list(json['bufferViews']);
   // The .glb's own buffer: the first, without a URI.
   const glbBuffer = list(json['buffers'])[0];
-  const stored = head.bin !== null && isObject(glbBuffer) && glbBuffer['uri'] === undefined;
+  const stored = head.bin !== null && isObj(glbBuffer) && glbBuffer['uri'] === undefined;
   const inBin: { offset: number; length: number }[] = [];
   for (const i of texturedImages(json)) {
     const image = images[i];
-    if (!isObject(image)) continue;
+    if (!isObj(image)) continue;
     const uri = image['uri'];
     const file = typeof uri === 'string' ? files.get(uri) : undefined;
     if (file) {
@@ -124,7 +125,7 @@ function decodeImages(json: Record<string, unknown>, head: GltfHead, files: Read
       continue;
     }
     const view = typeof image['bufferView'] === 'number' ? views[image['bufferView']] : undefined;
-    if (!stored || !isObject(view) || view['buffer'] !== 0) continue;
+    if (!stored || !isObj(view) || view['buffer'] !== 0) continue;
     const offset = view['byteOffset'] ?? 0;
     const length = view['byteLength'];
     if (typeof offset === 'number' && typeof length === 'number' && Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= 0 && length > 0) {
@@ -146,7 +147,7 @@ function texturedImages(json: Record<string, unknown>): number[] {
   const out = new Set<number>();
   for (const texture of list(json['textures'])) {
     if (out.size === MAX_EARLY_IMAGES) break;
-    const source = isObject(texture) ? texture['source'] : undefined;
+    const source = isObj(texture) ? texture['source'] : undefined;
     if (typeof source === 'number' && Number.isInteger(source) && source >= 0) out.add(source);
   }
   return [...out];
@@ -154,8 +155,4 @@ function texturedImages(json: Record<string, unknown>): number[] {
 
 function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
