@@ -15,7 +15,8 @@ import { readGltfHead, type GltfHead } from './gltf-head.ts';
  *   the parse reads them once this step is done: askedAhead);
  * - starts the compression extensions' decoders (gltf-decoders.ts, from the worker's work module; Draco's
  *   Emscripten glue and its WebAssembly module are asked for beside it: draco-wasm.ts), which the parsers would
- *   start only once they have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder starts once per worker);
+ *   start only once they have loaded (read-gltf.ts prewarmDecoders then finds them on their way: a decoder
+ *   starts once per worker);
  * - starts decoding the images its textures show (early-images.ts; a .glb's binary chunk is read for them), which
  *   the parse would start only once it has parsed the file (image-predecode.ts then takes these decodes).
  * Whatever fails here is left to the parse, which reads the files and starts the decoders itself.
