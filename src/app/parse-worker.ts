@@ -9,8 +9,9 @@ import { errorFields, type ParseReply, type ParseRequest, type ParseTake } from 
  * script waits for that before it holds its thread to make the WebGL context, since a worker's start needs
  * that thread — and then loads its work, the parsers (the glTF reader among them), as one module of its own
  * that imports nothing but this one (parse-worker-body.ts; parse-readers.ts says why), with the first model's
- * file beside it when it was started ahead (and, for a glTF, what its JSON names: early-gltf.ts). The page's messages that come meanwhile are kept and handled in order once it has; if that
- * module cannot load, each is answered with the error.
+ * file beside it when it was started ahead (and, for a glTF, what its JSON names: early-gltf.ts). The page's
+ * messages that come meanwhile are kept and handled in order once it has; if that module cannot load, each is
+ * answered with the error.
  */
 
 /** The worker global, typed by hand: the project compiles against the DOM lib, whose `self` is a Window. */
