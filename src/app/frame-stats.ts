@@ -62,7 +62,7 @@ export interface Stats {
   crowd: number;
   /** Wander crowd: footsteps its agents' callback keys fired over the last second of wander time; else 0. */
   footstepsPerSecond: number;
-  /** Wander crowd: µs of CPU per instance per frame (its controllers, steering and palettes); else 0. */
+  /** Wander crowd: µs of CPU per instance per frame (its controllers, steering and palettes), averaged over the window; else 0. */
   wanderUsPerInstance: number;
   /** Crowd mode: instances the camera pass drew and culled, as of the last frame of the window (not averaged); 1 and 0 outside it. */
   instancesDrawn: number;
@@ -98,7 +98,7 @@ export interface Stats {
 }
 
 export class FrameStats {
-  private readonly window = { start: 0, frames: 0, cpuUs: 0, upload: 0, skinUs: 0, feedback: 0 };
+  private readonly window = { start: 0, frames: 0, cpuUs: 0, upload: 0, skinUs: 0, feedback: 0, crowdUs: 0 };
   private readonly last: Stats = {
     fps: 0,
     cpuAnimUs: 0,
@@ -167,7 +167,7 @@ export class FrameStats {
       this.oneTime.ms = f.setupUs / 1000;
       st.oneTime = this.oneTime;
       if (st.technique !== technique || st.groups !== f.groups || st.vertexBytes !== f.vertexBytes) {
-        this.copyFigures(model, f, f.uploadBytes, f.skinUs, f.feedbackBytes, technique);
+        this.copyFigures(model, f, f.uploadBytes, f.skinUs, f.feedbackBytes, f.crowdPoseUs, technique);
         st.cpuAnimUs = cpuUs;
         this.window.frames = 0;
       }
@@ -181,12 +181,14 @@ export class FrameStats {
       w.upload = 0;
       w.skinUs = 0;
       w.feedback = 0;
+      w.crowdUs = 0;
     }
     w.frames++;
     w.cpuUs += cpuUs;
     w.upload += f.uploadBytes;
     w.skinUs += f.skinUs;
     w.feedback += f.feedbackBytes;
+    w.crowdUs += f.crowdPoseUs;
     if (st.technique !== technique || st.groups !== f.groups || st.vertexBytes !== f.vertexBytes) {
       // A switch (technique, palette, influences) shows the new mesh state's costs at once; the averages restart.
       w.frames = 1;
@@ -195,23 +197,25 @@ export class FrameStats {
       w.upload = f.uploadBytes;
       w.skinUs = f.skinUs;
       w.feedback = f.feedbackBytes;
-      this.copyFigures(model, f, w.upload, w.skinUs, w.feedback, technique);
+      w.crowdUs = f.crowdPoseUs;
+      this.copyFigures(model, f, w.upload, w.skinUs, w.feedback, w.crowdUs, technique);
       st.cpuAnimUs = cpuUs;
     }
     if (now - w.start >= 1000) {
       st.windows++;
       st.fps = ((w.frames - 1) * 1000) / (now - w.start) || 0;
       st.cpuAnimUs = w.cpuUs / w.frames;
-      this.copyFigures(model, f, w.upload / w.frames, w.skinUs / w.frames, w.feedback / w.frames, technique);
+      this.copyFigures(model, f, w.upload / w.frames, w.skinUs / w.frames, w.feedback / w.frames, w.crowdUs / w.frames, technique);
       w.frames = 0;
       w.cpuUs = 0;
       w.upload = 0;
       w.skinUs = 0;
       w.feedback = 0;
+      w.crowdUs = 0;
     }
   }
 
-  private copyFigures(model: LoadedModel, f: FrameFigures, upload: number, skinUs: number, feedback: number, technique: string): void {
+  private copyFigures(model: LoadedModel, f: FrameFigures, upload: number, skinUs: number, feedback: number, crowdUs: number, technique: string): void {
     const st = this.last;
     st.technique = technique;
     st.uploadBytes = upload;
@@ -233,7 +237,8 @@ export class FrameStats {
     perModel.length = f.crowdModels;
     for (let k = 0; k < f.crowdModels; k++) perModel[k] = f.drawnPerModel[k]!;
     st.footstepsPerSecond = f.footsteps;
-    st.wanderUsPerInstance = f.wanderUs > 0 && f.crowd > 0 ? f.crowdPoseUs / f.crowd : 0;
+    // Averaged over the window: one frame's posing can read 0 under the page's coarse clock.
+    st.wanderUsPerInstance = f.wander && f.crowd > 0 ? crowdUs / f.crowd : 0;
     st.groups = f.groups;
     st.duplicatedVertices = f.duplicatedVertices;
     st.vertexBytes = f.vertexBytes;

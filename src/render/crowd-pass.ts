@@ -297,6 +297,7 @@ export class CrowdPass {
       else crowd.pose(player, opts.bindPose ? model.bindPose : null, main.data.slots, main.data.order);
     }
     const t2 = performance.now();
+    out.wander = opts.wander;
     out.wanderUs = opts.wander ? crowd.wanderStepUs : 0;
     out.footsteps = opts.wander ? crowd.footstepRate : 0;
     if (!baked) crowd.palette.upload(opts.wander ? count : main.data.slots);

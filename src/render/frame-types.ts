@@ -120,6 +120,8 @@ export interface FrameFigures {
   /** Crowd mode: instances drawn (1 outside crowd mode) and the CPU time posing instances 1..N-1 and writing every palette, µs. */
   crowd: number;
   crowdPoseUs: number;
+  /** Wander mode drew this frame (a flag: the step's time below can read 0 under a coarse clock). */
+  wander: boolean;
   /** Wander mode: CPU time of the agents' step (state machines, steering, controller clocks), µs (part of crowdPoseUs); else 0. */
   wanderUs: number;
   /** Wander mode: footsteps fired per second over the last second of wander time; else 0. */
@@ -169,6 +171,7 @@ export function emptyFigures(): FrameFigures {
     diffShare: -1,
     crowd: 1,
     crowdPoseUs: 0,
+    wander: false,
     wanderUs: 0,
     footsteps: 0,
     instancesDrawn: 1,

@@ -65,4 +65,23 @@ describe('the stats window', () => {
     const s = stats.snapshot(model);
     expect(s).toMatchObject({ technique: 'software', feedbackBytes: 0, uploadBytes: 9000 });
   });
+
+  it('a wander crowd\'s cost per instance is the window\'s average, not zero when one frame\'s clock read 0', () => {
+    const stats = new FrameStats();
+    const f = emptyFigures();
+    f.crowd = 50;
+    f.wander = true;
+    // A coarse clock (100 µs steps): the agents' step reads 0 on every frame and the posing on every other one.
+    f.wanderUs = 0;
+    for (let i = 0; i <= 61; i++) {
+      f.crowdPoseUs = i % 2 === 0 ? 200 : 0;
+      stats.record(model, f, 40, i * (1000 / 60), 'vs-hlsl · wander', 'shaded', '');
+    }
+    expect(stats.snapshot(model).wanderUsPerInstance).toBeCloseTo(100 / 50, 1);
+    // Leaving wander mode reports 0 again.
+    f.wander = false;
+    f.crowd = 1;
+    for (let i = 62; i <= 130; i++) stats.record(model, f, 40, i * (1000 / 60), 'vs-hlsl', 'shaded', '');
+    expect(stats.snapshot(model).wanderUsPerInstance).toBe(0);
+  });
 });
