@@ -10,7 +10,8 @@ import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.j
  * timed on the page's clock (performance.now(): ms since navigation started), as the app's
  * stats().firstFrame.pageMs is. The canvas is the page's size, antialiased like the app's context.
  *
- * Query: `model` (URL of the .glb/.gltf, relative to this page), `w`, `h` (canvas size, default 800x600).
+ * Query: `model` (URL of the .glb/.gltf, relative to this page), `w`, `h` (canvas size, default 800x600), `stage=1`
+ * (addStage: the floor, grid and shadow that skinlab's first frame draws as well).
  * window.threeGltf: a promise of { pageMs (end of the finished first frame), startMs (when the fetch began),
  * fetchMs, parseMs (GLTFLoader.parseAsync: decoders, textures decoded), compileMs (renderer.compile), drawMs
  * (render + finish: uploads and the draw), error? }.
@@ -76,6 +77,7 @@ async function main(): Promise<ThreeGltfFirstFrame> {
   const camera = new THREE.PerspectiveCamera(40, canvas.width / canvas.height, radius / 100, radius * 100);
   camera.position.set(centre.x, centre.y + radius * 0.3, centre.z + radius * 2.8);
   camera.lookAt(centre);
+  if (params.get('stage') === '1') addStage(world, gltf.scene, key, box, renderer);
   // The first animation frame's pose, as a viewer that plays the first clip draws it.
   const mixer = new THREE.AnimationMixer(gltf.scene);
   if (gltf.animations[0]) mixer.clipAction(gltf.animations[0]).play();
@@ -94,6 +96,41 @@ async function main(): Promise<ThreeGltfFirstFrame> {
     drawMs: done - compiled,
     triangles: renderer.info.render.triangles,
   };
+}
+
+/**
+ * `stage=1`: the stage skinlab's first frame draws under the model, set up as three.js's skinning examples set it
+ * up: the key light casts a 2048² shadow map (PCF) fitted to the model, the model casts it, and a shadow catcher
+ * (ShadowMaterial: the floor darkened where shadowed, as skinlab's floor is) at the model's lowest point receives
+ * it, with a grid on it.
+ */
+function addStage(world: THREE.Scene, model: THREE.Object3D, key: THREE.DirectionalLight, box: THREE.Box3, renderer: THREE.WebGLRenderer): void {
+  renderer.shadowMap.enabled = true;
+  const size = box.getSize(new THREE.Vector3());
+  const centre = box.getCenter(new THREE.Vector3());
+  const extent = Math.max(size.x, size.y, size.z);
+  key.castShadow = true;
+  key.shadow.mapSize.set(2048, 2048);
+  key.position.set(centre.x - 0.6 * extent * 2, centre.y + 0.7 * extent * 2, centre.z + 0.45 * extent * 2);
+  key.target.position.copy(centre);
+  world.add(key.target);
+  const cam = key.shadow.camera;
+  cam.left = cam.bottom = -extent;
+  cam.right = cam.top = extent;
+  cam.near = extent * 0.01;
+  cam.far = extent * 5;
+  cam.updateProjectionMatrix();
+  model.traverse((o) => {
+    if ((o as THREE.Mesh).isMesh) o.castShadow = true;
+  });
+  const floor = new THREE.Mesh(new THREE.PlaneGeometry(extent * 4, extent * 4), new THREE.ShadowMaterial({ opacity: 0.35 }));
+  floor.rotation.x = -Math.PI / 2;
+  floor.position.set(centre.x, box.min.y, centre.z);
+  floor.receiveShadow = true;
+  world.add(floor);
+  const grid = new THREE.GridHelper(extent * 4, 20, 0x5a6070, 0x3a404c);
+  grid.position.set(centre.x, box.min.y + extent * 1e-3, centre.z);
+  world.add(grid);
 }
 
 window.threeGltf = main().catch((e: unknown) => ({ pageMs: NaN, startMs: NaN, fetchMs: NaN, parseMs: NaN, compileMs: NaN, drawMs: NaN, triangles: 0, error: (e as Error)?.message ?? String(e) }));

@@ -23,6 +23,9 @@ import { median } from './timing.ts';
  *
  * Rows: ttff_<id>_ms (ours, from navigation), ttff_<id>_load_ms (ours, from the model asked for: stats().firstFrameMs,
  * with its parts in the note), ttff_<id>_threejs_ms and ttff_<id>_ratio_vs_threejs (three ms / ours ms) for glTF.
+ * The peer draws the model alone; our first frame also draws the stage (the key light's shadow map, the floor that
+ * receives it, the grid). ttff_<id>_threejs_stage_ms and ttff_<id>_ratio_vs_threejs_stage time the peer page
+ * drawing that stage as well (`stage=1`: a shadow-casting key light, a shadow catcher and a grid), in the same rounds.
  * LittlestTokyo (4 MB, Draco) is taken from SKINLAB_TTFF_DIR or ../shared/corpus-gltf when present.
  * SKINLAB_TTFF_MODELS: a comma list of row ids (tiny_x, dawn_high, fox_glb, …) to measure only those.
  */
@@ -152,7 +155,7 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
       const query = m.builtin ?? `model=${modelParam(target)}`;
       const oursUrl = `${server.url}?${query}`;
       const peerUrl = `${server.url}bench/three-gltf.html?model=../${modelParam(target)}&w=${opts.context.viewport?.width ?? 800}&h=${opts.context.viewport?.height ?? 600}`;
-      const samples: { ours: FirstFrame[]; three: ThreeGltfFirstFrame[] } = { ours: [], three: [] };
+      const samples: { ours: FirstFrame[]; three: ThreeGltfFirstFrame[]; staged: ThreeGltfFirstFrame[] } = { ours: [], three: [], staged: [] };
       const once = async <T>(run: (page: Page) => Promise<T>): Promise<T> => {
         // The browser settles first: the previous page's context is torn down (its GPU objects released by the
         // GPU process, its renderer exiting) before the next page starts, so neither side pays for the other.
@@ -178,6 +181,10 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
             const t = await once((p) => peer(p, peerUrl));
             if (r > 0) samples.three.push(t);
           });
+          steps.push(async () => {
+            const t = await once((p) => peer(p, `${peerUrl}&stage=1`));
+            if (r > 0) samples.staged.push(t);
+          });
         }
         if (r % 2 === 1) steps.reverse();
         for (const s of steps) await s();
@@ -197,6 +204,13 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
         out.push({ name: `ttff_${m.id}_threejs_ms`, value: three, unit: 'ms', note: `${what}: three.js ${'r' + (await threeRevision())} page (bench/three-gltf.html), same server, same fresh-context rule, from navigation start to the first render finished; medians, ms: ${threeParts}` });
         out.push({ name: `ttff_${m.id}_ratio_vs_threejs`, value: Math.round((three / page) * 100) / 100, unit: 'x', note: 'three.js ms / ours ms, page clocks from navigation start (above 1: skinlab draws its first frame sooner)' });
         line += `; three.js ${three} ms (${threeParts}); ratio ${(three / page).toFixed(2)}`;
+      }
+      if (m.peer && samples.staged.length > 0) {
+        const staged = round1(median(samples.staged.map((x) => x.pageMs)));
+        const drawn = round1(median(samples.staged.map((x) => x.drawMs)));
+        out.push({ name: `ttff_${m.id}_threejs_stage_ms`, value: staged, unit: 'ms', note: `${what}: the same three.js page drawing the stage skinlab's first frame draws (stage=1: the key light's 2048² PCF shadow map cast by the model, a shadow catcher floor, a grid); median ms, render + finish ${drawn} of it` });
+        out.push({ name: `ttff_${m.id}_ratio_vs_threejs_stage`, value: Math.round((staged / page) * 100) / 100, unit: 'x', note: 'three.js with the stage ms / ours ms (both pages draw the model, its shadow, the floor and the grid)' });
+        line += `; three.js with the stage ${staged} ms, ratio ${(staged / page).toFixed(2)}`;
       }
       if (rendererName && !rendererLogged) {
         log(`ttff renderer: ${rendererName}`);
