@@ -58,9 +58,9 @@ export function checkTechnique(state: AppState, caps: DeviceCaps, model: LoadedM
     errors.push(`technique=${state.technique}: ${why}; drawing with software`);
     state.technique = 'software';
   }
-  const range = paletteRange(model.scene, caps, state.influences);
   const clamped = clampPalette(model.scene, caps, state.influences, state.palette);
   if (askedPalette !== null && clamped !== askedPalette) {
+    const range = paletteRange(model.scene, caps, state.influences);
     errors.push(`palette=${askedPalette}: ff-indexed needs ${range.min} to ${range.max} matrices for this model on this device; using ${clamped}`);
   }
   state.palette = clamped;

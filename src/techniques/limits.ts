@@ -1,4 +1,5 @@
 import type { Scene } from '../model/types.ts';
+import { clampInfluences } from './influences.ts';
 import { maxFaceBones } from './partition.ts';
 import type { DeviceCaps } from './technique.ts';
 
@@ -63,7 +64,14 @@ export function paletteRange(scene: Scene, caps: DeviceCaps, influences: number)
   return { min: sceneFaceBones(scene, influences), max: devicePaletteLimit(caps) };
 }
 
+/**
+ * `palette` within paletteRange. A palette of at least 3 × influences matrices holds any triangle's bones (three
+ * vertices, `influences` each) and needs no scan of the meshes' triangles when the device holds it too: the
+ * default of 12 for up to 4 influences, which a model's load then clamps without walking its triangles.
+ */
 export function clampPalette(scene: Scene, caps: DeviceCaps, influences: number, palette: number): number {
-  const r = paletteRange(scene, caps, influences);
-  return Math.max(r.min, Math.min(r.max, Math.round(palette) || DEFAULT_PALETTE));
+  const asked = Math.round(palette) || DEFAULT_PALETTE;
+  const max = devicePaletteLimit(caps);
+  if (asked >= 3 * clampInfluences(influences) && asked <= max) return asked;
+  return Math.max(sceneFaceBones(scene, influences), Math.min(max, asked));
 }

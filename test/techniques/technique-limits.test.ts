@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateScene } from '../../src/model/build.ts';
 import { MAX_INFLUENCES, TRS_STRIDE, type Scene } from '../../src/model/types.ts';
-import { TECHNIQUES } from '../../src/techniques/index.ts';
+import { TECHNIQUES, clampPalette, paletteRange } from '../../src/techniques/index.ts';
 import type { DeviceCaps, TechniqueId, TechniqueOptions } from '../../src/techniques/technique.ts';
 
 /**
@@ -118,5 +118,24 @@ describe('techniques and bone counts', () => {
     expect(tiny['ff-indexed']).toBe("a triangle needs 12 matrices; this device's vertex uniforms hold a palette of 8");
     // With one influence kept, the widest triangle needs 3 bones: ff-indexed fits again.
     expect(reasons(scene, { ...MIN_CAPS, maxVertexUniformVectors: 40 }, { influences: 1, palette: 8 })['ff-indexed']).toBeNull();
+  });
+
+  it("clampPalette: a palette of at least 3 × influences the device holds is kept without walking the triangles; any other is clamped to the range", () => {
+    const caps = { ...MIN_CAPS, maxVertexUniformVectors: 80 }; // (80 − 8) / 4 = 18 matrices
+    for (let influences = 1; influences <= 4; influences++) {
+      for (let palette = 0; palette <= 24; palette++) {
+        // A fresh scene per call: sceneFaceBones caches its scan per scene.
+        const scene = manyBones(40);
+        const range = paletteRange(manyBones(40), caps, influences);
+        const expected = Math.max(range.min, Math.min(range.max, palette || 12));
+        let reads = 0;
+        const mesh = scene.meshes[0]!;
+        const indices = mesh.indices;
+        Object.defineProperty(mesh, 'indices', { get: () => (reads++, indices) });
+        expect(clampPalette(scene, caps, influences, palette), `influences ${influences}, palette ${palette}`).toBe(expected);
+        const kept = (palette || 12) >= 3 * influences && (palette || 12) <= range.max;
+        expect(reads > 0, `influences ${influences}, palette ${palette}: triangles walked`).toBe(!kept);
+      }
+    }
   });
 });
