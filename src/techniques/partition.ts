@@ -1,5 +1,5 @@
 import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
-import { truncateInfluences } from './influences.ts';
+import { clampInfluences, truncateInfluences } from './influences.ts';
 
 /**
  * Bone-combination partitioning at load (D3DX ConvertToBlendedMesh / ConvertToIndexedBlendedMesh, seed
@@ -69,12 +69,32 @@ function triangleBones(indices: Uint32Array, t: number, joints: Uint16Array, wei
   return n;
 }
 
-/** Largest number of distinct bones any triangle needs with `influences` kept: the smallest workable palette. */
+/**
+ * Largest number of distinct bones any triangle needs with `influences` kept: the smallest workable palette.
+ * Reads the mesh's own arrays under truncateInfluences' rule (a vertex keeps its leading positive weights among
+ * the first `influences`, and its first joint when it has none) rather than a truncated copy of them.
+ */
 export function maxFaceBones(mesh: SkinnedMesh, influences: number): number {
-  const { joints, weights } = truncateInfluences(mesh, influences);
-  const scratch = new Int32Array(3 * MAX_INFLUENCES);
+  const used = clampInfluences(influences);
+  const { indices, joints, weights } = mesh;
+  const bones = new Int32Array(3 * MAX_INFLUENCES);
+  const triangles = Math.floor(indices.length / 3);
   let most = 1;
-  for (let t = 0; t < mesh.indices.length / 3; t++) most = Math.max(most, triangleBones(mesh.indices, t, joints, weights, scratch));
+  for (let t = 0; t < triangles; t++) {
+    let n = 0;
+    for (let c = 0; c < 3; c++) {
+      const o = indices[t * 3 + c]! * MAX_INFLUENCES;
+      for (let k = 0; k < used; k++) {
+        if (k > 0 && !(weights[o + k]! > 0)) break;
+        const b = joints[o + k]!;
+        let seen = false;
+        for (let i = 0; i < n; i++) if (bones[i] === b) seen = true;
+        if (!seen) bones[n++] = b;
+        if (k === 0 && !(weights[o]! > 0)) break;
+      }
+    }
+    if (n > most) most = n;
+  }
   return most;
 }
 

@@ -104,4 +104,38 @@ describe('partitionMesh', () => {
     expect(small.groups.length).toBeGreaterThan(large.groups.length);
     expect(small.duplicatedVertices).toBeGreaterThan(large.duplicatedVertices);
   });
+
+  it('maxFaceBones: the widest triangle under truncateInfluences, read from the mesh itself (zero, negative and NaN weights included)', () => {
+    let seed = 3;
+    const random = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let round = 0; round < 20; round++) {
+      const vertexCount = 30;
+      const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
+      const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
+      for (let i = 0; i < joints.length; i++) {
+        joints[i] = Math.floor(random() * 40);
+        const r = random();
+        weights[i] = r < 0.15 ? 0 : r < 0.2 ? -0.5 : r < 0.23 ? NaN : r;
+      }
+      const indices = Uint32Array.from({ length: 60 * 3 }, () => Math.floor(random() * vertexCount));
+      const mesh = { vertexCount, joints, weights, indices } as unknown as SkinnedMesh;
+      for (let influences = 1; influences <= 4; influences++) {
+        // The rule spelled out on the truncated copy.
+        const t = truncateInfluences(mesh, influences);
+        let widest = 1;
+        for (let f = 0; f < indices.length; f += 3) {
+          const bones = new Set<number>();
+          for (let c = 0; c < 3; c++) {
+            const o = indices[f + c]! * MAX_INFLUENCES;
+            for (let k = 0; k < MAX_INFLUENCES && (k === 0 || t.weights[o + k]! > 0); k++) bones.add(t.joints[o + k]!);
+          }
+          widest = Math.max(widest, bones.size);
+        }
+        expect(maxFaceBones(mesh, influences), `round ${round}, ${influences} influences`).toBe(widest);
+      }
+    }
+  });
 });
