@@ -10,7 +10,9 @@ import type { SkinnedMesh } from '../model/types.ts';
  *   `vertexCount` vertices of 6 floats interleaved (dp.xyz, dn.xyz), 24 bytes per vertex, in the *technique's*
  *   vertex order (vertex v holds the deltas of mesh vertex sourceVertex[v], so partitioned techniques'
  *   duplicated vertices get their copies). Binding a target to a slot re-points two attributes at
- *   region · vertexCount · 24 bytes (position) and +12 (normal), stride 24: no data is copied per frame.
+ *   region · vertexCount · 24 bytes (position) and +12 (normal), stride 24: no data is copied per frame. The
+ *   buffer is allocated whole and each region filled the first time its target is bound (fill): a model's first
+ *   frame uploads the targets it shows, not all of them (Dawn high: 50 regions, about 100 MB).
  * - MorphTexture (all targets): one RGBA32F texture in *mesh* vertex order; texel index
  *   (region · vertexCount + s) · 2 holds (dp.xyz, 0), the next (dn.xyz, 0); texel i lives at
  *   (i % width, i / width). The shader finds s through a per-technique-vertex uint attribute (sourceVertex).
@@ -36,34 +38,47 @@ export function morphRegions(mesh: SkinnedMesh, targetCount: number): { regionOf
 export function denseMorphDeltas(mesh: SkinnedMesh, sourceVertex: Uint32Array, regionOf: Int32Array, regions: number): Float32Array {
   const n = sourceVertex.length;
   const out = new Float32Array(regions * n * 6);
-  const morphs = mesh.morphs;
-  if (!morphs) return out;
-  // Mesh vertex → technique vertices that copy it (a mesh vertex can have several copies).
-  const firstCopy = new Int32Array(mesh.vertexCount).fill(-1);
-  const nextCopy = new Int32Array(n).fill(-1);
-  for (let v = n - 1; v >= 0; v--) {
-    const s = sourceVertex[v]!;
-    nextCopy[v] = firstCopy[s]!;
-    firstCopy[s] = v;
-  }
+  const copies = vertexCopies(mesh, sourceVertex);
   for (let t = 0; t < regionOf.length; t++) {
     const r = regionOf[t]!;
-    if (r < 0) continue;
-    const d = morphs[t]!;
-    const base = r * n * 6;
-    for (let i = 0; i < d.vertices.length; i++) {
-      for (let v = firstCopy[d.vertices[i]!]!; v >= 0; v = nextCopy[v]!) {
-        const o = base + v * 6;
-        out[o] = d.positions[i * 3]!;
-        out[o + 1] = d.positions[i * 3 + 1]!;
-        out[o + 2] = d.positions[i * 3 + 2]!;
-        out[o + 3] = d.normals[i * 3]!;
-        out[o + 4] = d.normals[i * 3 + 1]!;
-        out[o + 5] = d.normals[i * 3 + 2]!;
-      }
-    }
+    if (r >= 0) regionDeltas(mesh, copies, t, out.subarray(r * n * 6, (r + 1) * n * 6));
   }
   return out;
+}
+
+/** Mesh vertex → the technique vertices that copy it (a mesh vertex can have several): a linked list per vertex. */
+interface VertexCopies {
+  readonly first: Int32Array;
+  readonly next: Int32Array;
+}
+
+function vertexCopies(mesh: SkinnedMesh, sourceVertex: Uint32Array): VertexCopies {
+  const first = new Int32Array(mesh.vertexCount).fill(-1);
+  const next = new Int32Array(sourceVertex.length).fill(-1);
+  for (let v = sourceVertex.length - 1; v >= 0; v--) {
+    const s = sourceVertex[v]!;
+    next[v] = first[s]!;
+    first[s] = v;
+  }
+  return { first, next };
+}
+
+/** Target `t`'s region (6 floats per technique vertex, layout above) written into `out`, which is all 0 where it does not move. */
+function regionDeltas(mesh: SkinnedMesh, copies: VertexCopies, t: number, out: Float32Array): void {
+  const d = mesh.morphs?.[t];
+  if (!d) return;
+  const { first, next } = copies;
+  for (let i = 0; i < d.vertices.length; i++) {
+    for (let v = first[d.vertices[i]!]!; v >= 0; v = next[v]!) {
+      const o = v * 6;
+      out[o] = d.positions[i * 3]!;
+      out[o + 1] = d.positions[i * 3 + 1]!;
+      out[o + 2] = d.positions[i * 3 + 2]!;
+      out[o + 3] = d.normals[i * 3]!;
+      out[o + 4] = d.normals[i * 3 + 1]!;
+      out[o + 5] = d.normals[i * 3 + 2]!;
+    }
+  }
 }
 
 /** The morph texture's texels (pure): RGBA floats, width · height · 4, layout above. */
@@ -96,23 +111,51 @@ export class MorphSlotBuffer {
   readonly bytes: number;
   /** Vertices per region (the technique's vertex count). */
   readonly vertexCount: number;
+  /** 1 for a region filled (its target bound once). */
+  private readonly filled: Uint8Array;
+  private readonly copies: VertexCopies;
+  /** One region's contents, built on the first fill and reused by the next. */
+  private scratch: Float32Array | null = null;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
-    mesh: SkinnedMesh,
+    private readonly mesh: SkinnedMesh,
     sourceVertex: Uint32Array,
     readonly regionOf: Int32Array,
     regions: number,
   ) {
-    const data = denseMorphDeltas(mesh, sourceVertex, regionOf, regions);
+    this.vertexCount = sourceVertex.length;
+    this.bytes = regions * this.vertexCount * MORPH_SLOT_STRIDE_BYTES;
+    this.filled = new Uint8Array(regions);
+    this.copies = vertexCopies(mesh, sourceVertex);
     const b = gl.createBuffer();
     if (!b) throw new Error('createBuffer failed');
     gl.bindBuffer(gl.ARRAY_BUFFER, b);
-    gl.bufferData(gl.ARRAY_BUFFER, data.byteLength > 0 ? data : new Float32Array(6), gl.STATIC_DRAW);
+    // Allocated (zeroed) without data: each region is written by fill().
+    gl.bufferData(gl.ARRAY_BUFFER, Math.max(this.bytes, MORPH_SLOT_STRIDE_BYTES), gl.STATIC_DRAW);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
     this.buffer = b;
-    this.bytes = data.byteLength;
-    this.vertexCount = sourceVertex.length;
+  }
+
+  /**
+   * Writes target's region the first time it is asked for (nothing after that, nor for a target that does not
+   * move the mesh); binds ARRAY_BUFFER to this buffer when it writes. Allocates on the first fill only.
+   */
+  fill(target: number): void {
+    const r = this.regionOf[target] ?? -1;
+    if (r < 0 || this.filled[r] || !this.buffer) return;
+    const gl = this.gl;
+    const region = (this.scratch ??= new Float32Array(this.vertexCount * 6));
+    region.fill(0);
+    regionDeltas(this.mesh, this.copies, target, region);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, r * this.vertexCount * MORPH_SLOT_STRIDE_BYTES, region);
+    this.filled[r] = 1;
+  }
+
+  /** fill() for each target the slots name (-1: an empty slot): before the slots' attributes point at their regions. */
+  fillSlots(slots: ArrayLike<number>): void {
+    for (let s = 0; s < slots.length; s++) if (slots[s]! >= 0) this.fill(slots[s]!);
   }
 
   /** Byte offset of target's region, or -1 when the target does not move the mesh. */

@@ -318,6 +318,7 @@ export class MorphRuntime {
     for (let s = 0; same && s < MORPH_SLOTS; s++) if (vs.boundSlots[s] !== this.slots[s]) same = false;
     if (same) return;
     const sb = vs.slotBuffer;
+    sb.fillSlots(this.slots);
     for (let k = 0; k < vs.vaos.length; k++) {
       gl.bindVertexArray(vs.vaos[k]!);
       gl.bindBuffer(gl.ARRAY_BUFFER, sb.buffer);

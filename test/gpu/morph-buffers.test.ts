@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { denseMorphDeltas, morphRegions, morphTexels } from '../../src/gpu/morph-buffers.ts';
+import { denseMorphDeltas, MorphSlotBuffer, morphRegions, morphTexels } from '../../src/gpu/morph-buffers.ts';
 import { morphQuad } from '../anim/morph-fixtures.ts';
 
 describe('morph GPU layouts', () => {
@@ -39,5 +39,32 @@ describe('morph GPU layouts', () => {
     expect(texel(13)).toEqual([1, 0, -1, 0]);
     // region 0, vertex 3: texel 6 holds dp
     expect(texel(6)).toEqual([0, Math.fround(0.2), 1, 0]);
+  });
+
+  it("the slot buffer is allocated whole and each region uploaded once, the first time a slot takes its target", () => {
+    const { regionOf, regions } = morphRegions(mesh, 3);
+    const sourceVertex = Uint32Array.from([3, 1, 3, 2, 0]);
+    const calls: { kind: string; offset?: number; size?: number; data?: number[] }[] = [];
+    const gl = {
+      ARRAY_BUFFER: 0x8892,
+      STATIC_DRAW: 0x88e4,
+      createBuffer: () => ({}),
+      bindBuffer: () => {},
+      bufferData: (_t: number, size: number) => void calls.push({ kind: 'data', size }),
+      bufferSubData: (_t: number, offset: number, data: Float32Array) => void calls.push({ kind: 'sub', offset, data: [...data] }),
+    } as unknown as WebGL2RenderingContext;
+    const buffer = new MorphSlotBuffer(gl, mesh, sourceVertex, regionOf, regions);
+    // 2 regions × 5 vertices × 24 bytes, with no data yet.
+    expect(calls).toEqual([{ kind: 'data', size: 2 * 5 * 24 }]);
+    expect(buffer.bytes).toBe(240);
+    const dense = denseMorphDeltas(mesh, sourceVertex, regionOf, regions);
+    // Slots holding target 1, an empty slot and target 2 (which does not move this mesh): region 1 only.
+    buffer.fillSlots([1, -1, 2, -1, -1]);
+    expect(calls.slice(1)).toEqual([{ kind: 'sub', offset: buffer.offsetOf(1), data: [...dense.subarray(30, 60)] }]);
+    // Again, and with target 0 as well: only region 0 is new.
+    buffer.fillSlots([0, 1, -1, -1, -1]);
+    expect(calls.slice(2)).toEqual([{ kind: 'sub', offset: 0, data: [...dense.subarray(0, 30)] }]);
+    buffer.fillSlots([0, 1, -1, -1, -1]);
+    expect(calls.length).toBe(3);
   });
 });
