@@ -11,6 +11,8 @@ export class TextScanner {
   line = 1;
   /** Line on which the last token returned started. */
   tokenLine = 1;
+  /** Where the last token returned starts (it ends at `pos`). */
+  private tokenStart = 0;
 
   constructor(
     private readonly src: string,
@@ -73,6 +75,7 @@ export class TextScanner {
     this.skipSpace();
     if (this.pos >= this.src.length) throw new LoadError(`${this.fileName}: line ${this.line}: unexpected end of file, expected ${what} (is the file truncated?)`, this.line);
     this.tokenLine = this.line;
+    this.tokenStart = this.pos;
     const end = this.tokenEnd();
     const t = this.src.slice(this.pos, end);
     this.pos = end;
@@ -86,6 +89,8 @@ export class TextScanner {
 
   /** A finite number; `what` names it in the error. */
   number(what: string): number {
+    const fast = this.plainDecimal();
+    if (fast !== undefined) return fast;
     const t = this.next(what);
     const v = Number(t);
     if (!Number.isFinite(v) || t.length === 0) this.error(`expected ${what} (a finite number), found '${clip(t)}'`);
@@ -94,11 +99,67 @@ export class TextScanner {
 
   /** An integer in [min, max]. */
   int(what: string, min: number, max: number): number {
-    const t = this.next(what);
-    const v = Number(t);
-    if (!Number.isInteger(v)) this.error(`expected ${what} (an integer), found '${clip(t)}'`);
+    const v = this.plainDecimal() ?? Number(this.next(what));
+    if (!Number.isInteger(v)) this.error(`expected ${what} (an integer), found '${clip(this.src.slice(this.tokenStart, this.pos))}'`);
     if (v < min || v > max) this.error(`${what} ${v} is out of range [${min}, ${max}]`);
     return v;
+  }
+
+  /**
+   * The next token's value, consumed, when it is a plain decimal (`[+-]digits[.digits][(e|E)[+-]digits]`, a digit
+   * at least before the exponent) whose digits make an integer m below 2^53 and whose value is m times or divided
+   * by 10^k, k ≤ 22: both exact doubles, so one multiplication or division gives the correctly rounded value,
+   * the one Number() gives. Anything else (more digits, a larger exponent, hex, Infinity, a malformed token)
+   * is undefined and nothing is consumed: the caller reads the token as text, and Number() decides. No string is
+   * made on this path.
+   */
+  private plainDecimal(): number | undefined {
+    this.skipSpace();
+    const s = this.src;
+    let p = this.pos;
+    let c = s.charCodeAt(p);
+    const negative = c === 45;
+    if (negative || c === 43) c = s.charCodeAt(++p);
+    let m = 0;
+    let digits = 0;
+    let exponent = 0;
+    while (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+      c = s.charCodeAt(++p);
+    }
+    if (c === 46) {
+      c = s.charCodeAt(++p);
+      while (c >= 48 && c <= 57) {
+        m = m * 10 + (c - 48);
+        digits++;
+        exponent--;
+        c = s.charCodeAt(++p);
+      }
+    }
+    if (digits === 0) return undefined;
+    if (c === 101 || c === 69) {
+      c = s.charCodeAt(++p);
+      const below = c === 45;
+      if (below || c === 43) c = s.charCodeAt(++p);
+      let e = 0;
+      let eDigits = 0;
+      while (c >= 48 && c <= 57 && e < 1000) {
+        e = e * 10 + (c - 48);
+        eDigits++;
+        c = s.charCodeAt(++p);
+      }
+      if (eDigits === 0) return undefined;
+      exponent += below ? -e : e;
+    }
+    // The token ends here (whitespace or the end of the text), and the value is exact to compute.
+    if (p < s.length && !(c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11)) return undefined;
+    if (m > MAX_EXACT || exponent < -22 || exponent > 22) return undefined;
+    const magnitude = exponent < 0 ? m / POWERS_OF_TEN[-exponent]! : m * POWERS_OF_TEN[exponent]!;
+    this.tokenLine = this.line;
+    this.tokenStart = this.pos;
+    this.pos = p;
+    return negative ? -magnitude : magnitude;
   }
 
   /** The rest of the current line (trimmed), consumed with its line end. */
@@ -123,6 +184,11 @@ export class TextScanner {
     }
   }
 }
+
+/** 2^53 − 1: integers up to it are exact doubles. */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+/** 10^0 … 10^22, every one an exact double. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 function clip(t: string): string {
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;
