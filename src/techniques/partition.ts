@@ -53,17 +53,23 @@ export interface Partition {
   readonly duplicatedVertices: number;
 }
 
-/** Distinct bones of triangle t under truncated joints/weights, written to out; returns the count. */
-function triangleBones(indices: Uint32Array, t: number, joints: Uint16Array, weights: Float32Array, out: Int32Array): number {
+/**
+ * Distinct bones of triangle t, written to out; returns the count. Each vertex gives its leading joints of positive
+ * weight among the first `used`, or its first joint alone when that one's weight is not positive: truncateInfluences'
+ * rule, so the mesh's own arrays with `used` influences give what their truncated copy gives (whose weights are
+ * already positive where kept and 0 after).
+ */
+function triangleBones(indices: Uint32Array, t: number, joints: Uint16Array, weights: Float32Array, out: Int32Array, used = MAX_INFLUENCES): number {
   let n = 0;
   for (let c = 0; c < 3; c++) {
     const o = indices[t * 3 + c]! * MAX_INFLUENCES;
-    for (let k = 0; k < MAX_INFLUENCES; k++) {
+    for (let k = 0; k < used; k++) {
       if (k > 0 && !(weights[o + k]! > 0)) break;
       const b = joints[o + k]!;
       let seen = false;
       for (let i = 0; i < n; i++) if (out[i] === b) seen = true;
       if (!seen) out[n++] = b;
+      if (k === 0 && !(weights[o]! > 0)) break;
     }
   }
   return n;
@@ -71,30 +77,14 @@ function triangleBones(indices: Uint32Array, t: number, joints: Uint16Array, wei
 
 /**
  * Largest number of distinct bones any triangle needs with `influences` kept: the smallest workable palette.
- * Reads the mesh's own arrays under truncateInfluences' rule (a vertex keeps its leading positive weights among
- * the first `influences`, and its first joint when it has none) rather than a truncated copy of them.
+ * Reads the mesh's own arrays (triangleBones with `influences` used) rather than a truncated copy of them.
  */
 export function maxFaceBones(mesh: SkinnedMesh, influences: number): number {
   const used = clampInfluences(influences);
-  const { indices, joints, weights } = mesh;
   const bones = new Int32Array(3 * MAX_INFLUENCES);
-  const triangles = Math.floor(indices.length / 3);
+  const triangles = Math.floor(mesh.indices.length / 3);
   let most = 1;
-  for (let t = 0; t < triangles; t++) {
-    let n = 0;
-    for (let c = 0; c < 3; c++) {
-      const o = indices[t * 3 + c]! * MAX_INFLUENCES;
-      for (let k = 0; k < used; k++) {
-        if (k > 0 && !(weights[o + k]! > 0)) break;
-        const b = joints[o + k]!;
-        let seen = false;
-        for (let i = 0; i < n; i++) if (bones[i] === b) seen = true;
-        if (!seen) bones[n++] = b;
-        if (k === 0 && !(weights[o]! > 0)) break;
-      }
-    }
-    if (n > most) most = n;
-  }
+  for (let t = 0; t < triangles; t++) most = Math.max(most, triangleBones(mesh.indices, t, mesh.joints, mesh.weights, bones, used));
   return most;
 }
 
