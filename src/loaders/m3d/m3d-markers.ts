@@ -52,9 +52,10 @@ export function readClipMarkers(s: TextScanner, clips: Clip[]): void {
     s.checkCount(count, MIN_CHARS_MARKER, `marker (clip ${quoted(clipName)})`);
     s.expect('{');
     const markers: ClipMarker[] = [];
+    const markerTime = (): string => `marker time (clip ${quoted(clipName)})`;
     for (let k = 0; k < count; k++) {
       s.expect('Time:');
-      const time = s.number(`marker time (clip ${quoted(clipName)})`);
+      const time = s.number(markerTime);
       if (!Number.isFinite(time)) s.error(`marker ${k} of clip ${quoted(clipName)} has time ${time}`);
       s.expect('Name:');
       const name = s.next(`the name of marker ${k} (clip ${quoted(clipName)})`);

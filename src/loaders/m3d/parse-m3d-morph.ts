@@ -143,15 +143,20 @@ export function readMorphTargets(s: TextScanner, vertexCount: number): RawTarget
     const vertices = new Uint32Array(count);
     const positions = new Float32Array(count * 3);
     const normals = new Float32Array(count * 3);
+    // What each value is, said only on an error (one function per target, not a string per value).
+    let v = 0;
+    const vertexIndex = (): string => `vertex index (morph target ${quoted(name)})`;
+    const positionDelta = (): string => `position delta of vertex ${v} (morph target ${quoted(name)})`;
+    const normalDelta = (): string => `normal delta of vertex ${v} (morph target ${quoted(name)})`;
     for (let i = 0; i < count; i++) {
       s.expect('Vertex:');
-      const v = s.int(`vertex index (morph target ${quoted(name)})`, 0, vertexCount - 1);
+      v = s.int(vertexIndex, 0, vertexCount - 1);
       if (i > 0 && v <= vertices[i - 1]!) s.error(`morph target ${quoted(name)}: vertex ${v} after vertex ${vertices[i - 1]}; indices must be strictly ascending`);
       vertices[i] = v;
       s.expect('dPos:');
-      for (let k = 0; k < 3; k++) positions[i * 3 + k] = s.number(`position delta of vertex ${v} (morph target ${quoted(name)})`);
+      for (let k = 0; k < 3; k++) positions[i * 3 + k] = s.number(positionDelta);
       s.expect('dNrm:');
-      for (let k = 0; k < 3; k++) normals[i * 3 + k] = s.number(`normal delta of vertex ${v} (morph target ${quoted(name)})`);
+      for (let k = 0; k < 3; k++) normals[i * 3 + k] = s.number(normalDelta);
       mirrorVec3(positions, i * 3);
       mirrorVec3(normals, i * 3);
     }
@@ -194,12 +199,14 @@ export function readMorphTracks(s: TextScanner, targets: readonly RawTarget[], c
     s.expect('{');
     const times = new Float32Array(count);
     const values = new Float32Array(count);
+    const keyTime = (): string => `key time (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`;
+    const keyWeight = (): string => `key weight (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`;
     for (let k = 0; k < count; k++) {
       s.expect('Time:');
-      const t = s.number(`key time (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
+      const t = s.number(keyTime);
       times[k] = t;
       s.expect('Weight:');
-      values[k] = s.number(`key weight (morph track ${quoted(targetName)}, clip ${quoted(clipName)})`);
+      values[k] = s.number(keyWeight);
     }
     s.expect('}');
     tracks[c]!.push({ target, times, values });

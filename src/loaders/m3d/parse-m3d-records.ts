@@ -92,9 +92,10 @@ export function readClip(s: TextScanner, boneCount: number): Clip {
     const tv = new Float32Array(n * 3);
     const sv = new Float32Array(n * 3);
     const rv = new Float32Array(n * 4);
+    const keyTime = (): string => `key time (bone ${b}, clip ${quoted(name)})`;
     for (let k = 0; k < n; k++) {
       s.expect('Time:');
-      const t = s.number(`key time (bone ${b}, clip ${quoted(name)})`);
+      const t = s.number(keyTime);
       times[k] = t;
       s.expect('Pos:');
       for (let i = 0; i < 3; i++) tv[k * 3 + i] = s.number('key translation');

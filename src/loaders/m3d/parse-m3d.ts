@@ -125,9 +125,17 @@ export function parseM3d(text: string, fileName: string): Scene {
   const joints = new Uint16Array(vertexCount * MAX_INFLUENCES);
   const weights = new Float32Array(vertexCount * MAX_INFLUENCES);
   const maxJoint = Math.max(0, boneCount - 1);
-  for (let v = 0; v < vertexCount; v++) {
+  // What each value is, said only on an error: one function per attribute rather than a string per value.
+  let v = 0;
+  const vertexPosition = (): string => `vertex ${v} position`;
+  const vertexTangent = (): string => `vertex ${v} tangent`;
+  const vertexNormal = (): string => `vertex ${v} normal`;
+  const vertexUv = (): string => `vertex ${v} texture coordinate`;
+  const vertexWeight = (): string => `vertex ${v} blend weight`;
+  const vertexJoint = (): string => `vertex ${v} blend index`;
+  for (v = 0; v < vertexCount; v++) {
     s.expect('Position:');
-    for (let k = 0; k < 3; k++) positions[v * 3 + k] = s.number(`vertex ${v} position`);
+    for (let k = 0; k < 3; k++) positions[v * 3 + k] = s.number(vertexPosition);
     let sawWeights = false;
     let sawIndices = false;
     // Optional attribute lines, in any order, until the next vertex or section.
@@ -137,17 +145,17 @@ export function parseM3d(text: string, fileName: string): Scene {
       s.next();
       if (key === 'Tangent:') {
         tangents[v * 4 + 3] = 1;
-        for (let k = 0; k < 4 && s.peekIsNumber(); k++) tangents[v * 4 + k] = s.number(`vertex ${v} tangent`);
+        for (let k = 0; k < 4 && s.peekIsNumber(); k++) tangents[v * 4 + k] = s.number(vertexTangent);
       } else if (key === 'Normal:') {
-        for (let k = 0; k < 3; k++) normals[v * 3 + k] = s.number(`vertex ${v} normal`);
+        for (let k = 0; k < 3; k++) normals[v * 3 + k] = s.number(vertexNormal);
       } else if (key === 'Tex-Coords:') {
-        for (let k = 0; k < 2; k++) uvs[v * 2 + k] = s.number(`vertex ${v} texture coordinate`);
+        for (let k = 0; k < 2; k++) uvs[v * 2 + k] = s.number(vertexUv);
       } else if (key === 'BlendWeights:') {
         sawWeights = true;
-        for (let k = 0; k < MAX_INFLUENCES && s.peekIsNumber(); k++) weights[v * 4 + k] = s.number(`vertex ${v} blend weight`);
+        for (let k = 0; k < MAX_INFLUENCES && s.peekIsNumber(); k++) weights[v * 4 + k] = s.number(vertexWeight);
       } else if (key === 'BlendIndices:') {
         sawIndices = true;
-        for (let k = 0; k < MAX_INFLUENCES && s.peekIsNumber(); k++) joints[v * 4 + k] = s.int(`vertex ${v} blend index`, 0, maxJoint);
+        for (let k = 0; k < MAX_INFLUENCES && s.peekIsNumber(); k++) joints[v * 4 + k] = s.int(vertexJoint, 0, maxJoint);
       } else {
         s.error(`unexpected ${quoted(key)} in vertex ${v} (expected Tangent:, Normal:, Tex-Coords:, BlendWeights:, BlendIndices: or the next Position:)`);
       }
@@ -163,7 +171,9 @@ export function parseM3d(text: string, fileName: string): Scene {
   section('Triangles');
   const indices = new Uint32Array(triangleCount * 3);
   const maxIndex = Math.max(0, vertexCount - 1);
-  for (let i = 0; i < triangleCount * 3; i++) indices[i] = s.int(`triangle ${Math.floor(i / 3)} index`, 0, maxIndex);
+  let i = 0;
+  const triangleIndex = (): string => `triangle ${Math.floor(i / 3)} index`;
+  for (i = 0; i < triangleCount * 3; i++) indices[i] = s.int(triangleIndex, 0, maxIndex);
 
   // Skeleton
   let parents: Int16Array;

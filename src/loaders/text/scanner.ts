@@ -1,6 +1,14 @@
 import { LoadError } from '../../model/errors.ts';
 
 /**
+ * What a value is, for the error that names it: the words, or a function that makes them, only called when
+ * there is an error (a reader of many values makes one function before its loop rather than a string per value).
+ */
+export type What = string | (() => string);
+
+const words = (what: What): string => (typeof what === 'string' ? what : what());
+
+/**
  * Whitespace-separated tokens over a text file with 1-based line tracking, for the text formats.
  * Every failure throws LoadError naming the file, the line and what was expected; nothing here reads
  * past the end of the input. `checkCount` guards allocations sized by counts written in the file.
@@ -71,9 +79,9 @@ export class TextScanner {
     return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;
   }
 
-  next(what = 'more data'): string {
+  next(what: What = 'more data'): string {
     this.skipSpace();
-    if (this.pos >= this.src.length) throw new LoadError(`${this.fileName}: line ${this.line}: unexpected end of file, expected ${what} (is the file truncated?)`, this.line);
+    if (this.pos >= this.src.length) throw new LoadError(`${this.fileName}: line ${this.line}: unexpected end of file, expected ${words(what)} (is the file truncated?)`, this.line);
     this.tokenLine = this.line;
     this.tokenStart = this.pos;
     const end = this.tokenEnd();
@@ -88,20 +96,20 @@ export class TextScanner {
   }
 
   /** A finite number; `what` names it in the error. */
-  number(what: string): number {
+  number(what: What): number {
     const fast = this.plainDecimal();
     if (fast !== undefined) return fast;
     const t = this.next(what);
     const v = Number(t);
-    if (!Number.isFinite(v) || t.length === 0) this.error(`expected ${what} (a finite number), found '${clip(t)}'`);
+    if (!Number.isFinite(v) || t.length === 0) this.error(`expected ${words(what)} (a finite number), found '${clip(t)}'`);
     return v;
   }
 
   /** An integer in [min, max]. */
-  int(what: string, min: number, max: number): number {
+  int(what: What, min: number, max: number): number {
     const v = this.plainDecimal() ?? Number(this.next(what));
-    if (!Number.isInteger(v)) this.error(`expected ${what} (an integer), found '${clip(this.src.slice(this.tokenStart, this.pos))}'`);
-    if (v < min || v > max) this.error(`${what} ${v} is out of range [${min}, ${max}]`);
+    if (!Number.isInteger(v)) this.error(`expected ${words(what)} (an integer), found '${clip(this.src.slice(this.tokenStart, this.pos))}'`);
+    if (v < min || v > max) this.error(`${words(what)} ${v} is out of range [${min}, ${max}]`);
     return v;
   }
 
