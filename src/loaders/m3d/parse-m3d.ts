@@ -59,6 +59,8 @@ import { BONE_NAMES_CHUNK, defaultBoneName, readBoneNames } from './m3d-bone-nam
 
 /** Smallest text a record can take, used to refuse counts the file cannot hold before allocating. */
 const MIN_CHARS_VERTEX = 30;
+/** The words that start a vertex's lines: the next vertex's Position:, then its attributes (parseM3d). */
+const VERTEX_KEYS = ['Position:', 'Tangent:', 'Normal:', 'Tex-Coords:', 'BlendWeights:', 'BlendIndices:'] as const;
 const MIN_CHARS_TRIANGLE = 6;
 const MIN_CHARS_BONE = 40;
 
@@ -138,11 +140,14 @@ export function parseM3d(text: string, fileName: string): Scene {
     for (let k = 0; k < 3; k++) positions[v * 3 + k] = s.number(vertexPosition);
     let sawWeights = false;
     let sawIndices = false;
-    // Optional attribute lines, in any order, until the next vertex or section.
+    // Optional attribute lines, in any order, until the next vertex or section (keys compared in place).
     for (;;) {
-      const key = s.peek();
-      if (key === null || key === 'Position:' || SECTION.test(key)) break;
-      s.next();
+      const known = s.peekWord(VERTEX_KEYS);
+      if (known === 0) break;
+      const key = known > 0 ? VERTEX_KEYS[known]! : s.peek();
+      if (key === null || (known < 0 && SECTION.test(key))) break;
+      if (known > 0) s.skipWord(key);
+      else s.next();
       if (key === 'Tangent:') {
         tangents[v * 4 + 3] = 1;
         for (let k = 0; k < 4 && s.peekIsNumber(); k++) tangents[v * 4 + k] = s.number(vertexTangent);

@@ -51,11 +51,7 @@ export class TextScanner {
   private tokenEnd(): number {
     const s = this.src;
     let p = this.pos;
-    while (p < s.length) {
-      const c = s.charCodeAt(p);
-      if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11) break;
-      p++;
-    }
+    while (p < s.length && !isSpace(s.charCodeAt(p))) p++;
     return p;
   }
 
@@ -69,6 +65,30 @@ export class TextScanner {
     this.skipSpace();
     if (this.pos >= this.src.length) return null;
     return this.src.slice(this.pos, this.tokenEnd());
+  }
+
+  /**
+   * Which of `words` (each without whitespace) the next token is, compared in place; -1 for none or at the end.
+   * Consumes nothing.
+   */
+  peekWord(words: readonly string[]): number {
+    this.skipSpace();
+    const s = this.src;
+    const at = this.pos;
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!;
+      const end = at + word.length;
+      if (s.startsWith(word, at) && (end >= s.length || isSpace(s.charCodeAt(end)))) return w;
+    }
+    return -1;
+  }
+
+  /** Consumes the next token, known to be `word` (peekWord's answer). */
+  skipWord(word: string): void {
+    this.skipSpace();
+    this.tokenLine = this.line;
+    this.tokenStart = this.pos;
+    this.pos += word.length;
   }
 
   /** True when the next token starts like a number. */
@@ -161,7 +181,7 @@ export class TextScanner {
       exponent += below ? -e : e;
     }
     // The token ends here (whitespace or the end of the text), and the value is exact to compute.
-    if (p < s.length && !(c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11)) return undefined;
+    if (p < s.length && !isSpace(c)) return undefined;
     if (m > MAX_EXACT || exponent < -22 || exponent > 22) return undefined;
     const magnitude = exponent < 0 ? m / POWERS_OF_TEN[-exponent]! : m * POWERS_OF_TEN[exponent]!;
     this.tokenLine = this.line;
@@ -191,6 +211,11 @@ export class TextScanner {
       this.error(`${what} count ${count} is larger than the rest of the file can hold (${this.remaining} characters left)`);
     }
   }
+}
+
+/** What ends a token: space, tab, line feed, carriage return, form feed, vertical tab. */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11;
 }
 
 /** 2^53 − 1: integers up to it are exact doubles. */

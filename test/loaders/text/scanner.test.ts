@@ -56,4 +56,22 @@ describe('TextScanner numbers', () => {
     expect(t.number('g')).toBe(6);
     expect(t.tokenLine).toBe(2);
   });
+
+  it('peekWord finds which word the next token is, whole, in place; skipWord takes it', () => {
+    const s = new TextScanner('  Normal: 1\nNormals: 2 Tex-Coords:', 'f.txt');
+    const keys = ['Position:', 'Normal:', 'Tex-Coords:'];
+    expect(s.peekWord(keys)).toBe(1);
+    s.skipWord('Normal:');
+    expect(s.number('n')).toBe(1);
+    // A longer token that starts with a word is not that word.
+    expect(s.peekWord(keys)).toBe(-1);
+    expect(s.next()).toBe('Normals:');
+    expect(s.int('i', 0, 9)).toBe(2);
+    // The last token of the text, with nothing after it.
+    expect(s.peekWord(keys)).toBe(2);
+    s.skipWord('Tex-Coords:');
+    expect(s.tokenLine).toBe(2);
+    expect(s.atEnd()).toBe(true);
+    expect(s.peekWord(keys)).toBe(-1);
+  });
 });
