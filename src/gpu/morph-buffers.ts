@@ -12,7 +12,7 @@ import type { SkinnedMesh } from '../model/types.ts';
  *   duplicated vertices get their copies). Binding a target to a slot re-points two attributes at
  *   region · vertexCount · 24 bytes (position) and +12 (normal), stride 24: no data is copied per frame. The
  *   buffer is allocated whole and each region filled the first time its target is bound (fill): a model's first
- *   frame uploads the targets it shows, not all of them (Dawn high: 50 regions, about 100 MB).
+ *   frame uploads the targets it shows, not all of them (Dawn high: 50 regions, 38 MB).
  * - MorphTexture (all targets): one RGBA32F texture in *mesh* vertex order; texel index
  *   (region · vertexCount + s) · 2 holds (dp.xyz, 0), the next (dn.xyz, 0); texel i lives at
  *   (i % width, i / width). The shader finds s through a per-technique-vertex uint attribute (sourceVertex).
