@@ -298,7 +298,6 @@ export class CrowdPass {
     }
     const t2 = performance.now();
     out.wander = opts.wander;
-    out.wanderUs = opts.wander ? crowd.wanderStepUs : 0;
     out.footsteps = opts.wander ? crowd.footstepRate : 0;
     if (!baked) crowd.palette.upload(opts.wander ? count : main.data.slots);
     out.uploadBytes = instanceBytes + (baked ? 0 : crowd.palette.lastUploadBytes);

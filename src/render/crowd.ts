@@ -44,8 +44,8 @@ export class CrowdModel {
   private bakedTexture: CrowdBakeTexture | null = null;
   /** Milliseconds the bake and its upload took. */
   bakeMs = 0;
-  /** [0] the app player's time at the last wander frame, [1] its clip (-2: none yet), [2] spacing, [3] floor, [4] step µs. */
-  private readonly wanderClock = Float64Array.of(0, -2, 0, 0, 0);
+  /** [0] the app player's time at the last wander frame, [1] its clip (-2: none yet), [2] spacing, [3] floor. */
+  private readonly wanderClock = Float64Array.of(0, -2, 0, 0);
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -121,8 +121,7 @@ export class CrowdModel {
   /**
    * Wander mode: steps the agents by the app player's time change since the last call (0 on the first
    * call, after a clip change or backwards; at most 0.1 s), evaluates them and writes instances
-   * 0..count-1's palettes (`fixed`: the bind pose, each agent keeps its place). The CPU time of the step is
-   * left in wanderStepUs.
+   * 0..count-1's palettes (`fixed`: the bind pose, each agent keeps its place).
    */
   poseWander(main: AnimPlayer, fixed: PoseSource | null, count: number, spacing: number, floorY: number): void {
     const pal = this.palette;
@@ -142,16 +141,9 @@ export class CrowdModel {
     }
     clock[0] = main.time;
     clock[1] = main.clipIndex;
-    const t0 = performance.now();
     w.step(dt);
-    clock[4] = (performance.now() - t0) * 1000;
     w.evaluate();
     w.writePalettes(this.scene, pal.data, this.slotsPerInstance, this.meshBase, count, fixed);
-  }
-
-  /** CPU µs of the last poseWander's agent step. */
-  get wanderStepUs(): number {
-    return this.wanderClock[4]!;
   }
 
   /** Footsteps per second of the wander crowd (0 before wander mode ran). */

@@ -120,10 +120,8 @@ export interface FrameFigures {
   /** Crowd mode: instances drawn (1 outside crowd mode) and the CPU time posing instances 1..N-1 and writing every palette, µs. */
   crowd: number;
   crowdPoseUs: number;
-  /** Wander mode drew this frame (a flag: the step's time below can read 0 under a coarse clock). */
+  /** Wander mode drew this frame (its cost is in crowdPoseUs). */
   wander: boolean;
-  /** Wander mode: CPU time of the agents' step (state machines, steering, controller clocks), µs (part of crowdPoseUs); else 0. */
-  wanderUs: number;
   /** Wander mode: footsteps fired per second over the last second of wander time; else 0. */
   footsteps: number;
   /** Crowd mode: instances drawn by the camera pass and culled from it this frame (crowd, 0 outside crowd mode). */
@@ -172,7 +170,6 @@ export function emptyFigures(): FrameFigures {
     crowd: 1,
     crowdPoseUs: 0,
     wander: false,
-    wanderUs: 0,
     footsteps: 0,
     instancesDrawn: 1,
     instancesCulled: 0,

@@ -198,7 +198,6 @@ export class Renderer {
     out.crowd = 1;
     out.crowdPoseUs = 0;
     out.wander = false;
-    out.wanderUs = 0;
     out.footsteps = 0;
     out.instancesDrawn = 1;
     out.instancesCulled = 0;

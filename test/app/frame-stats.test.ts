@@ -71,8 +71,7 @@ describe('the stats window', () => {
     const f = emptyFigures();
     f.crowd = 50;
     f.wander = true;
-    // A coarse clock (100 µs steps): the agents' step reads 0 on every frame and the posing on every other one.
-    f.wanderUs = 0;
+    // A coarse clock (100 µs steps): the posing reads 0 on every other frame.
     for (let i = 0; i <= 61; i++) {
       f.crowdPoseUs = i % 2 === 0 ? 200 : 0;
       stats.record(model, f, 40, i * (1000 / 60), 'vs-hlsl · wander', 'shaded', '');
