@@ -1,4 +1,5 @@
 import { LoadError } from '../../model/errors.ts';
+import { exactDecimal } from './exact-decimal.ts';
 
 /**
  * What a value is, for the error that names it: the words, or a function that makes them, only called when
@@ -135,9 +136,8 @@ export class TextScanner {
 
   /**
    * The next token's value, consumed, when it is a plain decimal (`[+-]digits[.digits][(e|E)[+-]digits]`, a digit
-   * at least before the exponent) whose digits make an integer m below 2^53 and whose value is m times or divided
-   * by 10^k, k ≤ 22: both exact doubles, so one multiplication or division gives the correctly rounded value,
-   * the one Number() gives. Anything else (more digits, a larger exponent, hex, Infinity, a malformed token)
+   * at least before the exponent) whose value is one exact step from its digits (exact-decimal.ts: the value
+   * Number() gives). Anything else (more digits, a larger exponent, hex, Infinity, a malformed token)
    * is undefined and nothing is consumed: the caller reads the token as text, and Number() decides. No string is
    * made on this path.
    */
@@ -182,8 +182,8 @@ export class TextScanner {
     }
     // The token ends here (whitespace or the end of the text), and the value is exact to compute.
     if (p < s.length && !isSpace(c)) return undefined;
-    if (m > MAX_EXACT || exponent < -22 || exponent > 22) return undefined;
-    const magnitude = exponent < 0 ? m / POWERS_OF_TEN[-exponent]! : m * POWERS_OF_TEN[exponent]!;
+    const magnitude = exactDecimal(m, exponent);
+    if (magnitude === undefined) return undefined;
     this.tokenLine = this.line;
     this.tokenStart = this.pos;
     this.pos = p;
@@ -218,10 +218,6 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11;
 }
 
-/** 2^53 − 1: integers up to it are exact doubles. */
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-/** 10^0 … 10^22, every one an exact double. */
-const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 function clip(t: string): string {
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;

@@ -1,5 +1,6 @@
 import { LoadError } from '../../model/errors.ts';
 import { quoted } from '../../model/message.ts';
+import { exactDecimal } from '../text/exact-decimal.ts';
 import { decodeText, excerpt } from './read-decode.ts';
 import { MAX_X_DEPTH, XTreeBuilder } from './read-tree.ts';
 import type { XObject } from './xnode.ts';
@@ -43,8 +44,6 @@ const DELIMITER = new Uint8Array(256);
 for (let c = 0; c <= 32; c++) DELIMITER[c] = 1;
 for (const ch of '{};,"<>') DELIMITER[ch.charCodeAt(0)] = 1;
 
-const POW10 = new Float64Array(23);
-for (let i = 0; i <= 22; i++) POW10[i] = Number(`1e${i}`);
 
 class TextReader {
   private pos: number;
@@ -379,10 +378,9 @@ class TextReader {
         scale += eneg ? -e : e;
       }
     }
-    if (!slow && scale >= -22 && scale <= 22) {
-      const v = scale < 0 ? m / POW10[-scale]! : m * POW10[scale]!;
-      this.num = neg ? -v : v;
-    } else {
+    const exact = slow ? undefined : exactDecimal(m, scale);
+    if (exact !== undefined) this.num = neg ? -exact : exact;
+    else {
       this.num = Number(decodeText(d, first, p));
       if (!Number.isFinite(this.num)) {
         this.tokEnd = p;
