@@ -5,6 +5,7 @@ import { paramsFromSearch } from './app/state.ts';
 import { prewarmCrowdLod } from './app/crowd-lod-loader.ts';
 import { startEarly } from './app/early-start.ts';
 import { afterPaint } from './app/after-paint.ts';
+import { precompileKernels } from './anim/wasm-kernel.ts';
 import { CONTEXT_ATTRIBUTES } from './app/context-attributes.ts';
 import { Panel, panelRoot } from './ui/gui.ts';
 import { installInput } from './ui/input.ts';
@@ -82,6 +83,9 @@ function start(): void {
   // Before the context and the panels (the slow part of building the page): the first model's file is asked
   // for and the parse worker's module loads meanwhile (early-start.ts; src/boot.ts has usually done it already).
   startEarly(location.search, document.baseURI);
+  // The animation kernels compile on the engine's threads while this thread waits for its context and builds the
+  // page: the first model's first pose and palette then only instantiate them.
+  precompileKernels();
   const params = paramsFromSearch(location.search);
   const canvas = document.getElementById('view') as HTMLCanvasElement;
   const chrome = document.getElementById('chrome') as HTMLElement;

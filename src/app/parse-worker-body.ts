@@ -1,3 +1,4 @@
+import { precompileKernels } from '../anim/wasm-kernel.ts';
 import { prepareForPage } from './model-prep-worker.ts';
 import { loadEarly, type EarlyOutcome } from './parse-early.ts';
 import { parseModel } from './parse-readers.ts';
@@ -32,6 +33,8 @@ export interface ParseScope {
 /** Starts `job` (the first model, when the worker was started ahead) and returns the handler of the page's messages. */
 export function parseHandler(scope: ParseScope, job: ParseEarly | null): (e: MessageEvent<ParseRequest | ParseTake>) => Promise<void> {
   let early: { readonly url: string; readonly outcome: Promise<EarlyOutcome> } | null = job ? { url: job.url, outcome: loadEarly(job) } : null;
+  // The preparation's posing kernels compile on the engine's threads while the file is read and parsed.
+  precompileKernels();
 
   /** Posts a parsed Scene with its buffers transferred, then, once decoded, its images (ParseReply `images`). */
   const send = (reply: ParseReply & { type: 'done' }, bitmaps: Promise<ReadonlyMap<string, ImageBitmap>>): void => {
