@@ -102,11 +102,17 @@ export async function takeEarlyParse(href: string, signal: AbortSignal, onTick: 
   if (spareEarlyUrl() !== href) return null;
   const t0 = performance.now();
   const started = takeSpareWorker()!;
+  // Asked at once, before this thread has handled the worker's `ready` (it may be queued behind the page's own
+  // tasks): a worker still starting keeps the message until its module runs (parse-worker.ts), and one that
+  // never starts drops it (its readiness is false: the page then reads and parses the file itself). The handler
+  // of the reply is in place before the reply can come: it is set in the same turn as `ready` is handled, and
+  // the reply is a later message.
+  started.worker.postMessage({ type: 'take', url: href } satisfies ParseTake);
   if (!(await readyUnlessAborted(started, signal))) {
     started.worker.terminate();
     return null;
   }
-  const done = await runInWorker(started.worker, (w) => w.postMessage({ type: 'take', url: href } satisfies ParseTake), signal, onTick);
+  const done = await runInWorker(started.worker, () => {}, signal, onTick);
   if (!done) return null;
   const { reply, bitmaps } = done;
   if (!reply.early) {
