@@ -1,10 +1,16 @@
 import type { SkinnedMesh } from '../model/types.ts';
 import { ATTRIB, DEFAULT_TANGENT } from './programs.ts';
 
+/** A mesh's wireframe edges on the GPU: index pairs (UNSIGNED_INT) in an element buffer, `count` edges. */
+export interface WireEdges {
+  readonly buffer: WebGLBuffer;
+  readonly count: number;
+}
+
 /**
  * GPU copy of one SkinnedMesh: one buffer per attribute at the fixed ATTRIB locations, a triangle
- * index buffer, an edge index buffer for wireframes (each undirected edge once), and one vertex array
- * that every program variant can use. Positions, normals and tangents are bind space. Joints are uvec4
+ * index buffer, an edge index buffer for wireframes (each undirected edge once, built on first use: wireEdges),
+ * and one vertex array that every program variant can use. Positions, normals and tangents are bind space. Joints are uvec4
  * (UNSIGNED_SHORT, integer attribute), weights vec4, tangents vec4 (xyz, bitangent sign w) at ATTRIB.a_tangent;
  * a mesh without tangents leaves that location disabled, reading the constant DEFAULT_TANGENT (set here:
  * generic attribute values are context state, and nothing else writes location 5's).
@@ -15,13 +21,12 @@ import { ATTRIB, DEFAULT_TANGENT } from './programs.ts';
 export class MeshBuffers {
   readonly vao: WebGLVertexArrayObject;
   readonly triangleCount: number;
-  readonly edgeCount: number;
   readonly vertexBytes: number;
-  /** Triangle indices (UNSIGNED_INT) and edge pairs (UNSIGNED_INT), for techniques that build their own vertex arrays. */
+  /** Triangle indices (UNSIGNED_INT), for techniques that build their own vertex arrays. */
   readonly indexBuffer: WebGLBuffer;
-  readonly edgeBuffer: WebGLBuffer;
   private readonly buffers: WebGLBuffer[] = [];
   private edgeVao: WebGLVertexArrayObject | null;
+  private edges: WireEdges | null = null;
 
   constructor(
     private readonly gl: WebGL2RenderingContext,
@@ -45,14 +50,11 @@ export class MeshBuffers {
     gl.bindVertexArray(null);
     this.triangleCount = mesh.indices.length / 3;
 
-    // Wireframe: same attributes, edge index buffer.
-    const edges = uniqueEdges(mesh.indices);
-    this.edgeCount = edges.length / 2;
+    // Wireframe: same attributes; its edge index buffer comes with the first wireframe drawn (wireEdges).
     const edgeVao = gl.createVertexArray();
     this.edgeVao = edgeVao;
     gl.bindVertexArray(edgeVao);
     this.rebindAttributes();
-    this.edgeBuffer = this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, edges);
     gl.bindVertexArray(null);
     this.vertexBytes = vertices !== null ? 0 : (
       mesh.positions.byteLength + mesh.normals.byteLength + (mesh.uvs?.byteLength ?? 0) + mesh.joints.byteLength + mesh.weights.byteLength + (mesh.tangents?.byteLength ?? 0));
@@ -67,8 +69,24 @@ export class MeshBuffers {
     return this.attribs.find((x) => x.loc === ATTRIB.a_normal)!.buffer;
   }
 
+  /** The wireframe's vertex array: the attributes, and the edges once wireEdges() has built them. */
   get wireVao(): WebGLVertexArrayObject | null {
     return this.edgeVao;
+  }
+
+  /**
+   * The mesh's edges (uniqueEdges) in an element buffer, also bound as wireVao's: built on the first call (a
+   * wireframe's first draw; load time otherwise pays for edges nobody may draw), the same object after. Leaves the
+   * bound vertex array as it was.
+   */
+  wireEdges(): WireEdges {
+    if (!this.edges) {
+      const pairs = uniqueEdges(this.mesh.indices);
+      const buffer = elementBuffer(this.gl, this.edgeVao, pairs);
+      this.buffers.push(buffer);
+      this.edges = { buffer, count: pairs.length / 2 };
+    }
+    return this.edges;
   }
 
   private createBuffer(target: number, data: ArrayBufferView): WebGLBuffer {
@@ -139,6 +157,29 @@ export class MeshBuffers {
     for (const b of this.buffers) gl.deleteBuffer(b);
     this.buffers.length = 0;
   }
+}
+
+/**
+ * A new element buffer holding `indices`, bound as `vao`'s element buffer; the vertex array bound before is bound
+ * again after. The caller owns the buffer.
+ */
+export function elementBuffer(gl: WebGL2RenderingContext, vao: WebGLVertexArrayObject | null, indices: Uint32Array): WebGLBuffer {
+  const buffer = gl.createBuffer();
+  if (!buffer) throw new Error('createBuffer failed');
+  const previous = gl.getParameter(gl.VERTEX_ARRAY_BINDING) as WebGLVertexArrayObject | null;
+  gl.bindVertexArray(vao);
+  gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+  gl.bindVertexArray(previous);
+  return buffer;
+}
+
+/** Binds `elements` as `vao`'s element buffer; the vertex array bound before is bound again after. */
+export function attachElements(gl: WebGL2RenderingContext, vao: WebGLVertexArrayObject, elements: WebGLBuffer): void {
+  const previous = gl.getParameter(gl.VERTEX_ARRAY_BINDING) as WebGLVertexArrayObject | null;
+  gl.bindVertexArray(vao);
+  gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
+  gl.bindVertexArray(previous);
 }
 
 /**

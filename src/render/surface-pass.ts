@@ -137,9 +137,10 @@ export class SurfacePass {
       tm.bind();
       model.morph?.bindMesh(i, flat.morph);
       model.vertexColours.bind(tm, model.scene.meshes[i]!);
+      // Read first: the first read builds the mesh's edges and gives wireVao its elements.
+      const draws = tm.wireDraws;
       gl.bindVertexArray(tm.wireVao);
       const indexBytes = tm.indexType === gl.UNSIGNED_SHORT ? 2 : 4;
-      const draws = tm.wireDraws;
       for (let d = 0; d < draws.length; d++) {
         const draw = draws[d]!;
         out.uploadBytes += tm.setGroup(draw.group, flat.group);

@@ -1,4 +1,4 @@
-import { uniqueEdges, type MeshBuffers } from '../gpu/mesh-buffers.ts';
+import { attachElements, elementBuffer, uniqueEdges, type MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB, DEFAULT_TANGENT } from '../gpu/programs.ts';
 import { MAX_INFLUENCES, type SkinnedMesh } from '../model/types.ts';
 import type { Partition } from './partition.ts';
@@ -16,6 +16,16 @@ export function subsetDraws(mesh: SkinnedMesh): DrawRange[] {
   return mesh.subsets.filter((s) => s.count > 0).map((s) => ({ material: s.material, group: 0, first: s.start * 3, count: s.count * 3 }));
 }
 
+/**
+ * The one edge draw of a mesh drawn whole, its edges (MeshBuffers.wireEdges: built on the first call) bound as
+ * `wireVao`'s elements: a technique mesh's `wireDraws` on first read. Leaves the bound vertex array as it was.
+ */
+export function wholeMeshWire(gl: WebGL2RenderingContext, wireVao: WebGLVertexArrayObject, buffers: MeshBuffers): DrawRange[] {
+  const edges = buffers.wireEdges();
+  attachElements(gl, wireVao, edges.buffer);
+  return [{ material: 0, group: 0, first: 0, count: edges.count * 2 }];
+}
+
 /** Identity map 0..n-1. */
 function iota(n: number): Uint32Array {
   const out = new Uint32Array(n);
@@ -28,7 +38,6 @@ export abstract class SharedMesh implements TechniqueMesh {
   readonly wireVao: WebGLVertexArrayObject;
   readonly indexType: number;
   readonly draws: readonly DrawRange[];
-  readonly wireDraws: readonly DrawRange[];
   readonly points: readonly DrawRange[];
   readonly vertexCount: number;
   readonly sourceVertex: Uint32Array;
@@ -36,6 +45,7 @@ export abstract class SharedMesh implements TechniqueMesh {
   readonly cost: MeshCost;
   readonly bindInputs: BindInputs;
   unrepresentableScale = 0;
+  private wire: readonly DrawRange[] | null = null;
 
   constructor(
     protected readonly gl: WebGL2RenderingContext,
@@ -46,12 +56,15 @@ export abstract class SharedMesh implements TechniqueMesh {
     this.wireVao = buffers.wireVao!;
     this.indexType = gl.UNSIGNED_INT;
     this.draws = subsetDraws(mesh);
-    this.wireDraws = [{ material: 0, group: 0, first: 0, count: buffers.edgeCount * 2 }];
     this.points = [{ material: 0, group: 0, first: 0, count: mesh.vertexCount }];
     this.vertexCount = mesh.vertexCount;
     this.sourceVertex = iota(mesh.vertexCount);
     this.cost = { groups: 1, duplicatedVertices: 0, vertexBytes: buffers.vertexBytes, approximatedTriangles: 0 };
     this.bindInputs = { kind: 'buffers', positions: buffers.positionBuffer, normals: buffers.normalBuffer };
+  }
+
+  get wireDraws(): readonly DrawRange[] {
+    return (this.wire ??= wholeMeshWire(this.gl, this.wireVao, this.buffers));
   }
 
   abstract update(player: PoseSource): number;
@@ -154,7 +167,6 @@ export class GroupedMesh implements TechniqueMesh {
   readonly wireVao: WebGLVertexArrayObject;
   readonly indexType: number;
   readonly draws: readonly DrawRange[];
-  readonly wireDraws: readonly DrawRange[];
   readonly points: readonly DrawRange[];
   readonly vertexCount: number;
   readonly sourceVertex: Uint32Array;
@@ -162,6 +174,7 @@ export class GroupedMesh implements TechniqueMesh {
   readonly cost: MeshCost;
   readonly unrepresentableScale = 0;
   readonly bindInputs: BindInputs;
+  private wire: readonly DrawRange[] | null = null;
   /** Mesh palette (16 floats per mesh slot), then every group's matrices (gatherGroupPalettes layout). */
   private readonly palette: Float32Array;
   private readonly groupData: Float32Array;
@@ -175,26 +188,13 @@ export class GroupedMesh implements TechniqueMesh {
     readonly layout: GroupLayout,
   ) {
     const data = groupedVertices(mesh, partition, layout);
-    const edgesPerGroup = partition.groups.map((g) => {
-      const first = g.runs.length > 0 ? g.runs[0]!.first : 0;
-      return uniqueEdges(partition.indices.subarray(first, first + g.triangleCount * 3));
-    });
-    const edgeTotal = edgesPerGroup.reduce((n, e) => n + e.length, 0);
-    const edges = new Uint32Array(edgeTotal);
-    const wireDraws: DrawRange[] = [];
-    let at = 0;
-    edgesPerGroup.forEach((e, g) => {
-      edges.set(e, at);
-      wireDraws.push({ material: 0, group: g, first: at, count: e.length });
-      at += e.length;
-    });
     const attributes = this.attributeBuffers(data);
     this.vao = this.vertexArray(attributes, partition.indices);
-    this.wireVao = this.vertexArray(attributes, edges);
+    // Its edges come with the first wireframe drawn (wireDraws).
+    this.wireVao = this.vertexArray(attributes, null);
     this.bindInputs = { kind: 'buffers', positions: attributes[0]!.buffer, normals: attributes[1]!.buffer };
     this.indexType = gl.UNSIGNED_INT;
     this.draws = partition.groups.flatMap((g, gi) => g.runs.map((r) => ({ material: r.material, group: gi, first: r.first, count: r.count })));
-    this.wireDraws = wireDraws;
     this.points = partition.groups.map((g, gi) => ({ material: 0, group: gi, first: g.vertexStart, count: g.vertexCount }));
     this.vertexCount = partition.vertexCount;
     this.sourceVertex = partition.sourceVertex;
@@ -211,6 +211,30 @@ export class GroupedMesh implements TechniqueMesh {
     this.palette = new Float32Array(Math.max(1, mesh.bones.length) * 16);
     this.groupData = new Float32Array(partition.groups.length * layout.slots * stride);
     this.groupFloats = Int32Array.from(partition.groups, (g) => (layout.loadAllSlots ? layout.slots : g.bones.length) * stride);
+  }
+
+  /**
+   * Each group's edges (each undirected edge of its triangles once), one draw per group, in an element buffer bound
+   * as wireVao's: built on the first read. Leaves the bound vertex array as it was.
+   */
+  get wireDraws(): readonly DrawRange[] {
+    if (this.wire) return this.wire;
+    const partition = this.partition;
+    const edgesPerGroup = partition.groups.map((g) => {
+      const first = g.runs.length > 0 ? g.runs[0]!.first : 0;
+      return uniqueEdges(partition.indices.subarray(first, first + g.triangleCount * 3));
+    });
+    const edges = new Uint32Array(edgesPerGroup.reduce((n, e) => n + e.length, 0));
+    const draws: DrawRange[] = [];
+    let at = 0;
+    edgesPerGroup.forEach((e, g) => {
+      edges.set(e, at);
+      draws.push({ material: 0, group: g, first: at, count: e.length });
+      at += e.length;
+    });
+    this.glBuffers.push(elementBuffer(this.gl, this.wireVao, edges));
+    this.wire = draws;
+    return draws;
   }
 
   /** One GL buffer per attribute, shared by the triangle and edge vertex arrays. */
@@ -238,7 +262,8 @@ export class GroupedMesh implements TechniqueMesh {
     return b;
   }
 
-  private vertexArray(attributes: readonly { loc: number; buffer: WebGLBuffer; size: number; joints: boolean }[], elements: Uint32Array): WebGLVertexArrayObject {
+  /** A vertex array of `attributes` with `elements` as its element buffer (null: none yet). */
+  private vertexArray(attributes: readonly { loc: number; buffer: WebGLBuffer; size: number; joints: boolean }[], elements: Uint32Array | null): WebGLVertexArrayObject {
     const gl = this.gl;
     const vao = gl.createVertexArray();
     if (!vao) throw new Error('createVertexArray failed');
@@ -252,7 +277,7 @@ export class GroupedMesh implements TechniqueMesh {
       if (a.joints) gl.vertexAttribIPointer(a.loc, a.size, gl.UNSIGNED_BYTE, 0, 0);
       else gl.vertexAttribPointer(a.loc, a.size, gl.FLOAT, false, 0, 0);
     }
-    this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
+    if (elements) this.createBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
     gl.bindVertexArray(null);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
     return vao;

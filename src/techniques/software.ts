@@ -3,7 +3,7 @@ import { skinMesh, skinTangents } from '../anim/software-skin.ts';
 import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB, DEFAULT_TANGENT } from '../gpu/programs.ts';
 import { clampInfluences } from './influences.ts';
-import { subsetDraws } from './mesh-state.ts';
+import { subsetDraws, wholeMeshWire } from './mesh-state.ts';
 import type { SkinnedMesh } from '../model/types.ts';
 import type { BindInputs, DrawRange, MeshCost, Technique, TechniqueMesh, PoseSource } from './technique.ts';
 
@@ -19,9 +19,9 @@ import type { BindInputs, DrawRange, MeshCost, Technique, TechniqueMesh, PoseSou
 class SoftwareMesh implements TechniqueMesh {
   readonly vao: WebGLVertexArrayObject;
   readonly wireVao: WebGLVertexArrayObject;
+  private wire: readonly DrawRange[] | null = null;
   readonly indexType: number;
   readonly draws: readonly DrawRange[];
-  readonly wireDraws: readonly DrawRange[];
   readonly points: readonly DrawRange[];
   readonly vertexCount: number;
   readonly sourceVertex: Uint32Array;
@@ -63,10 +63,10 @@ class SoftwareMesh implements TechniqueMesh {
     this.normalBuffer = this.dynamicBuffer(this.normals);
     this.tangentBuffer = this.tangents ? this.dynamicBuffer(this.tangents) : null;
     this.vao = this.vertexArray(buffers.indexBuffer);
-    this.wireVao = this.vertexArray(buffers.edgeBuffer);
+    // Its edges come with the first wireframe drawn (wireDraws).
+    this.wireVao = this.vertexArray(null);
     this.indexType = gl.UNSIGNED_INT;
     this.draws = subsetDraws(mesh);
-    this.wireDraws = [{ material: 0, group: 0, first: 0, count: buffers.edgeCount * 2 }];
     this.points = [{ material: 0, group: 0, first: 0, count: mesh.vertexCount }];
     this.vertexCount = mesh.vertexCount;
     this.sourceVertex = Uint32Array.from({ length: mesh.vertexCount }, (_, i) => i);
@@ -88,7 +88,7 @@ class SoftwareMesh implements TechniqueMesh {
     return b;
   }
 
-  private vertexArray(elements: WebGLBuffer): WebGLVertexArrayObject {
+  private vertexArray(elements: WebGLBuffer | null): WebGLVertexArrayObject {
     const gl = this.gl;
     const vao = gl.createVertexArray();
     if (!vao) throw new Error('createVertexArray failed');
@@ -105,7 +105,7 @@ class SoftwareMesh implements TechniqueMesh {
       gl.enableVertexAttribArray(ATTRIB.a_tangent);
       gl.vertexAttribPointer(ATTRIB.a_tangent, 4, gl.FLOAT, false, 0, 0);
     } else gl.vertexAttrib4f(ATTRIB.a_tangent, ...DEFAULT_TANGENT);
-    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
+    if (elements) gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
     gl.bindVertexArray(null);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
     return vao;
@@ -134,6 +134,11 @@ class SoftwareMesh implements TechniqueMesh {
   bind(): void {}
   setGroup(): number {
     return 0;
+  }
+
+  /** The whole mesh's one edge draw: its edges attached to wireVao on the first read (mesh-state.ts wholeMeshWire). */
+  get wireDraws(): readonly DrawRange[] {
+    return (this.wire ??= wholeMeshWire(this.gl, this.wireVao, this.buffers));
   }
 
   dispose(): void {

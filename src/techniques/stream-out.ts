@@ -2,7 +2,7 @@ import type { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { PaletteTexture } from '../gpu/palette-texture.ts';
 import { ATTRIB, DEFAULT_TANGENT, ProgramCache, type Defines } from '../gpu/programs.ts';
 import { clampInfluences } from './influences.ts';
-import { subsetDraws } from './mesh-state.ts';
+import { subsetDraws, wholeMeshWire } from './mesh-state.ts';
 import type { BindInputs, DrawRange, MeshCost, PassMorph, PoseSource, Technique, TechniqueMesh } from './technique.ts';
 
 /**
@@ -45,10 +45,10 @@ export function passDefines(influences: number, morph: Defines | null): Defines 
 class StreamOutMesh implements TechniqueMesh {
   readonly vao: WebGLVertexArrayObject;
   readonly wireVao: WebGLVertexArrayObject;
+  private wire: readonly DrawRange[] | null = null;
   readonly passVao: WebGLVertexArrayObject;
   readonly indexType: number;
   readonly draws: readonly DrawRange[];
-  readonly wireDraws: readonly DrawRange[];
   readonly points: readonly DrawRange[];
   readonly vertexCount: number;
   readonly sourceVertex: Uint32Array;
@@ -89,11 +89,11 @@ class StreamOutMesh implements TechniqueMesh {
     this.feedback = feedback;
     this.passVao = this.passArray();
     this.vao = this.drawArray(buffers.indexBuffer);
-    this.wireVao = this.drawArray(buffers.edgeBuffer);
+    // Its edges come with the first wireframe drawn (wireDraws).
+    this.wireVao = this.drawArray(null);
     this.bindInputs = { kind: 'buffers', positions: this.sourcePositions, normals: this.sourceNormals };
     this.indexType = gl.UNSIGNED_INT;
     this.draws = subsetDraws(mesh);
-    this.wireDraws = [{ material: 0, group: 0, first: 0, count: buffers.edgeCount * 2 }];
     this.points = [{ material: 0, group: 0, first: 0, count: n }];
     this.vertexCount = n;
     this.sourceVertex = Uint32Array.from({ length: n }, (_, i) => i);
@@ -137,7 +137,7 @@ class StreamOutMesh implements TechniqueMesh {
   }
 
   /** What every pass draws: the skinned outputs (model space), the model's UVs, and `elements`. */
-  private drawArray(elements: WebGLBuffer): WebGLVertexArrayObject {
+  private drawArray(elements: WebGLBuffer | null): WebGLVertexArrayObject {
     const gl = this.gl;
     const vao = gl.createVertexArray();
     if (!vao) throw new Error('createVertexArray failed');
@@ -147,7 +147,7 @@ class StreamOutMesh implements TechniqueMesh {
     if (!this.buffers.bindAttribute(ATTRIB.a_uv)) gl.vertexAttrib2f(ATTRIB.a_uv, 0, 0);
     if (this.outputs[2]) this.floatAttribute(ATTRIB.a_tangent, this.outputs[2], 4);
     else gl.vertexAttrib4f(ATTRIB.a_tangent, ...DEFAULT_TANGENT);
-    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
+    if (elements) gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
     gl.bindVertexArray(null);
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
     return vao;
@@ -211,6 +211,11 @@ class StreamOutMesh implements TechniqueMesh {
   bind(): void {}
   setGroup(): number {
     return 0;
+  }
+
+  /** The whole mesh's one edge draw: its edges attached to wireVao on the first read (mesh-state.ts wholeMeshWire). */
+  get wireDraws(): readonly DrawRange[] {
+    return (this.wire ??= wholeMeshWire(this.gl, this.wireVao, this.buffers));
   }
 
   dispose(): void {

@@ -118,6 +118,11 @@ export interface TechniqueMesh {
   /** gl.UNSIGNED_INT or gl.UNSIGNED_SHORT. */
   readonly indexType: number;
   readonly draws: readonly DrawRange[];
+  /**
+   * The edge draws on wireVao. The first read builds the edges (load time does not: a wireframe may never be
+   * drawn) and makes them wireVao's elements, leaving the bound vertex array as it was; read it before drawing
+   * with wireVao.
+   */
   readonly wireDraws: readonly DrawRange[];
   readonly points: readonly DrawRange[];
   /** Vertices in the technique's buffers; vertex v is a copy of mesh vertex sourceVertex[v]. */
