@@ -166,19 +166,19 @@ export class MeshBuffers {
 export function elementBuffer(gl: WebGL2RenderingContext, vao: WebGLVertexArrayObject | null, indices: Uint32Array): WebGLBuffer {
   const buffer = gl.createBuffer();
   if (!buffer) throw new Error('createBuffer failed');
-  const previous = gl.getParameter(gl.VERTEX_ARRAY_BINDING) as WebGLVertexArrayObject | null;
-  gl.bindVertexArray(vao);
-  gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, buffer);
-  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
-  gl.bindVertexArray(previous);
+  attachElements(gl, vao, buffer, indices);
   return buffer;
 }
 
-/** Binds `elements` as `vao`'s element buffer; the vertex array bound before is bound again after. */
-export function attachElements(gl: WebGL2RenderingContext, vao: WebGLVertexArrayObject, elements: WebGLBuffer): void {
+/**
+ * Binds `elements` as `vao`'s element buffer, filling it with `indices` when given; the vertex array bound before
+ * is bound again after.
+ */
+export function attachElements(gl: WebGL2RenderingContext, vao: WebGLVertexArrayObject | null, elements: WebGLBuffer, indices?: Uint32Array): void {
   const previous = gl.getParameter(gl.VERTEX_ARRAY_BINDING) as WebGLVertexArrayObject | null;
   gl.bindVertexArray(vao);
   gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
+  if (indices) gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
   gl.bindVertexArray(previous);
 }
 

@@ -218,7 +218,6 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11;
 }
 
-
 function clip(t: string): string {
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;
 }

@@ -44,7 +44,6 @@ const DELIMITER = new Uint8Array(256);
 for (let c = 0; c <= 32; c++) DELIMITER[c] = 1;
 for (const ch of '{};,"<>') DELIMITER[ch.charCodeAt(0)] = 1;
 
-
 class TextReader {
   private pos: number;
   private line = 1;
