@@ -236,3 +236,29 @@ test('a context loss and restore with shadows on rebuilds the shadow map: the GL
   expect(pixelDifference(picBefore, await canvasShot(page), 8), 'the shadowed picture after the restore').toBeLessThanOrEqual(0.001);
   expect(con.errors).toEqual([]);
 });
+
+test('the shadow map follows the canvas: 1024² on this small one, made again at 2048² past 1024 pixels, and back', async ({ page }) => {
+  const con = watchConsole(page);
+  await openApp(page, `${WALKER}&camera=${SIDE.camera}`);
+  const mapSide = (): Promise<number> => page.evaluate(() => window.skinlab.info().shadowMap as number);
+  expect(await mapSide()).toBe(1024);
+  const census = await page.evaluate(() => window.skinlab.glObjects() as unknown as Record<string, number>);
+  const small = await canvasShot(page);
+  await page.setViewportSize({ width: 1100, height: 400 });
+  await page.waitForFunction(() => window.skinlab.info().shadowMap === 2048, undefined, { timeout: 10_000 });
+  // The 1024² texture and its framebuffer went when the 2048² ones came.
+  expect(await page.evaluate(() => window.skinlab.glObjects() as unknown as Record<string, number>)).toEqual(census);
+  // The larger map is drawn and received: the shadow darkens part of the picture.
+  const on = await picture(page, 1);
+  const off = await picture(page, 0);
+  expect(await mapSide()).toBe(0);
+  const shadowed = pixelDifference(on, off, 8);
+  await page.evaluate(() => window.skinlab.set({ shadows: 1 }));
+  await page.setViewportSize({ width: 320, height: 240 });
+  await page.waitForFunction(() => window.skinlab.info().shadowMap === 1024, undefined, { timeout: 10_000 });
+  const again = pixelDifference(small, await canvasShot(page), 8);
+  console.log(`[shadows] at 1100x400 (2048² map) the shadow changes ${(shadowed * 100).toFixed(2)} % of pixels; back at 320x240 (1024²) ${(again * 100).toFixed(3)} % differ from before`);
+  expect(shadowed, 'share of the 1100x400 picture the 2048² map darkens').toBeGreaterThan(0.01);
+  expect(again, 'the small picture as before the round trip').toBeLessThanOrEqual(0.001);
+  expect(con.errors).toEqual([]);
+});

@@ -2,6 +2,7 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import { shadowMapSize } from '../render/shadow-size.ts';
 
 /**
  * The time-to-first-frame benchmark's peer (src/bench/ttff-bench.ts): a glTF opened the way a three.js app
@@ -100,7 +101,8 @@ async function main(): Promise<ThreeGltfFirstFrame> {
 
 /**
  * `stage=1`: the stage skinlab's first frame draws under the model, set up as three.js's skinning examples set it
- * up: the key light casts a 2048² shadow map (PCF) fitted to the model, the model casts it, and a shadow catcher
+ * up: the key light casts a PCF shadow map fitted to the model, as many texels a side as skinlab's for this canvas
+ * (render/shadow-size.ts: 1024² up to 1024 pixels), the model casts it, and a shadow catcher
  * (ShadowMaterial: the floor darkened where shadowed, as skinlab's floor is) at the model's lowest point receives
  * it, with a grid on it.
  */
@@ -110,7 +112,8 @@ function addStage(world: THREE.Scene, model: THREE.Object3D, key: THREE.Directio
   const centre = box.getCenter(new THREE.Vector3());
   const extent = Math.max(size.x, size.y, size.z);
   key.castShadow = true;
-  key.shadow.mapSize.set(2048, 2048);
+  const side = shadowMapSize(renderer.domElement.width, renderer.domElement.height, renderer.capabilities.maxTextureSize);
+  key.shadow.mapSize.set(side, side);
   key.position.set(centre.x - 0.6 * extent * 2, centre.y + 0.7 * extent * 2, centre.z + 0.45 * extent * 2);
   key.target.position.copy(centre);
   world.add(key.target);

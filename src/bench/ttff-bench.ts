@@ -208,7 +208,7 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
       if (m.peer && samples.staged.length > 0) {
         const staged = round1(median(samples.staged.map((x) => x.pageMs)));
         const drawn = round1(median(samples.staged.map((x) => x.drawMs)));
-        out.push({ name: `ttff_${m.id}_threejs_stage_ms`, value: staged, unit: 'ms', note: `${what}: the same three.js page drawing the stage skinlab's first frame draws (stage=1: the key light's 2048² PCF shadow map cast by the model, a shadow catcher floor, a grid); median ms, render + finish ${drawn} of it` });
+        out.push({ name: `ttff_${m.id}_threejs_stage_ms`, value: staged, unit: 'ms', note: `${what}: the same three.js page drawing the stage skinlab's first frame draws (stage=1: the key light's PCF shadow map cast by the model, sized as ours (render/shadow-size.ts), a shadow catcher floor, a grid); median ms, render + finish ${drawn} of it` });
         out.push({ name: `ttff_${m.id}_ratio_vs_threejs_stage`, value: Math.round((staged / page) * 100) / 100, unit: 'x', note: 'three.js with the stage ms / ours ms (both pages draw the model, its shadow, the floor and the grid)' });
         line += `; three.js with the stage ${staged} ms, ratio ${(staged / page).toFixed(2)}`;
       }

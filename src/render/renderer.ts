@@ -118,6 +118,11 @@ export class Renderer {
     this.gl.flush();
   }
 
+  /** Texels along a side of the key light's shadow map (shadow-size.ts: it follows the drawing buffer's size). */
+  get shadowMapSize(): number {
+    return this.shadowMap.size;
+  }
+
   /**
    * Starts compiling, without waiting, the programs warm() and the first frame will ask for a scene not yet on
    * the GPU: the technique's variant and, with shadows, the floor's receiver (ProgramCache.request), under

@@ -1,4 +1,5 @@
 import { mat4, vec3 } from 'gl-matrix';
+import { shadowMapSize } from './shadow-size.ts';
 
 /**
  * The key light's shadow map: a square depth texture (DEPTH_COMPONENT24, hardware comparison, LINEAR so a
@@ -13,13 +14,14 @@ import { mat4, vec3 } from 'gl-matrix';
  * Spaces: `lightViewProj` maps world → the light's clip space (the caster pass's u_viewProj);
  * `shadowMatrix` maps world → shadow-map texture space ([0,1]³: uv and depth, what lit.frag compares).
  * `params` = (one texel in uv, normal offset in world units, depth bias in map depth units): shadow_pars.glsl.
+ *
+ * The map's size follows the drawing buffer (shadow-size.ts shadowMapSize: 1024² up to views of 1024 pixels,
+ * else 2048²): fit() and prepare() read the buffer's size, and a size that changed (the canvas resized across
+ * 1024 pixels) drops the texture and framebuffer, made again at the new size on their next use.
  */
 
 /** Texture unit the shadow map is bound to (above twgl's units for the material, the view, morph and palette textures). */
 export const SHADOW_TEXTURE_UNIT = 8;
-
-/** Texels along each side of the map. */
-export const SHADOW_MAP_SIZE = 2048;
 
 /** Normal offset of a receiving point, in texels of the map (shadow_pars.glsl moves the point along its normal). */
 const NORMAL_OFFSET_TEXELS = 1.5;
@@ -35,7 +37,6 @@ const _corner = vec3.create();
 const BIAS = mat4.fromValues(0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0.5, 0.5, 0.5, 1);
 
 export class ShadowMap {
-  readonly size: number;
   /** World units one texel of the map covers, for the box fitted last (fit()). */
   texel = 0;
   readonly lightViewProj = mat4.create();
@@ -45,12 +46,31 @@ export class ShadowMap {
   private framebuffer: WebGLFramebuffer | null = null;
   /** Whether the framebuffer's completeness was read back (ensure()). */
   private checked = false;
+  /** Texels along each side: what the texture has, or will have when it is made. */
+  private side: number;
+  private readonly maxTextureSize: number;
 
-  constructor(
-    private readonly gl: WebGL2RenderingContext,
-    size = SHADOW_MAP_SIZE,
-  ) {
-    this.size = Math.min(size, gl.getParameter(gl.MAX_TEXTURE_SIZE) as number);
+  constructor(private readonly gl: WebGL2RenderingContext) {
+    this.maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+    this.side = this.sideForView();
+  }
+
+  /** Texels along each side of the map (shadowMapSize of the drawing buffer when it was last fitted or prepared). */
+  get size(): number {
+    return this.side;
+  }
+
+  /** The side shadowMapSize gives the drawing buffer as it is now (no GL round trip: the sizes are the context's own). */
+  private sideForView(): number {
+    return shadowMapSize(this.gl.drawingBufferWidth, this.gl.drawingBufferHeight, this.maxTextureSize);
+  }
+
+  /** Takes the drawing buffer's size: a side that changed drops the texture and framebuffer (made again on use). */
+  private followView(): void {
+    const side = this.sideForView();
+    if (side === this.side) return;
+    this.dispose();
+    this.side = side;
   }
 
   /** The texture and framebuffer exist (they are made on the first begin()). */
@@ -61,9 +81,10 @@ export class ShadowMap {
   /**
    * Fits the light frustum around the world-space box [min, max] for a directional light towards `lightDir`
    * (unit, from the surface towards the light). The box must hold every caster; a receiver outside the
-   * map's window is lit. No allocation.
+   * map's window is lit. The map's size first follows the drawing buffer (followView). No allocation.
    */
   fit(min: ArrayLike<number>, max: ArrayLike<number>, lightDir: ArrayLike<number>): void {
+    this.followView();
     vec3.set(_centre, (min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
     const radius = Math.max(1e-6, Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) / 2);
     vec3.set(_eye, _centre[0]! + lightDir[0]! * radius * 2, _centre[1]! + lightDir[1]! * radius * 2, _centre[2]! + lightDir[2]! * radius * 2);
@@ -89,7 +110,7 @@ export class ShadowMap {
     }
     // A square window a little larger than the box (the PCF footprint at its edge), snapped to whole texels.
     const extent = Math.max(x1 - x0, y1 - y0) * 1.04;
-    const texel = extent / this.size;
+    const texel = extent / this.side;
     this.texel = texel;
     const cx = Math.round((x0 + x1) / 2 / texel) * texel;
     const cy = Math.round((y0 + y1) / 2 / texel) * texel;
@@ -99,7 +120,7 @@ export class ShadowMap {
     mat4.ortho(_proj, cx - half, cx + half, cy - half, cy + half, Math.max(1e-6, z0 - margin), z1 + radius);
     mat4.multiply(this.lightViewProj, _proj, _view);
     mat4.multiply(this.shadowMatrix, BIAS, this.lightViewProj);
-    this.params[0] = 1 / this.size;
+    this.params[0] = 1 / this.side;
     this.params[1] = texel * NORMAL_OFFSET_TEXELS;
     this.params[2] = DEPTH_BIAS;
   }
@@ -112,7 +133,7 @@ export class ShadowMap {
     const gl = this.gl;
     this.ensure();
     gl.bindFramebuffer(gl.FRAMEBUFFER, this.framebuffer);
-    gl.viewport(0, 0, this.size, this.size);
+    gl.viewport(0, 0, this.side, this.side);
     // A compare half scissors the canvas to itself; the map is cleared and drawn whole.
     gl.disable(gl.SCISSOR_TEST);
     gl.depthMask(true);
@@ -156,8 +177,10 @@ export class ShadowMap {
   /**
    * Makes the texture and framebuffer when they do not exist yet, reading nothing back: the GPU process makes
    * them while the caller goes on (a load starts it before its model is parsed); ensure() checks them later.
+   * At the size the drawing buffer asks for now (followView).
    */
   prepare(): void {
+    this.followView();
     if (!this.framebuffer) this.allocate();
   }
 
@@ -180,7 +203,7 @@ export class ShadowMap {
     const framebuffer = gl.createFramebuffer();
     if (!texture || !framebuffer) throw new Error('could not create the shadow map (context lost?)');
     gl.bindTexture(gl.TEXTURE_2D, texture);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.DEPTH_COMPONENT24, this.size, this.size);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.DEPTH_COMPONENT24, this.side, this.side);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
