@@ -197,6 +197,8 @@ test('the crowd draws one instanced caster pass and receives it; the link carrie
   await openApp(page, `?gui=0&model=tiny&t=0.5&crowd=9&lod=0`);
   await page.waitForFunction(() => window.skinlab.stats().passes === 2, undefined, { timeout: 10_000 });
   const on = await page.evaluate(() => window.skinlab.stats());
+  // A crowd's box reaches past the view: its map has the most texels even on this small canvas.
+  expect(await page.evaluate(() => window.skinlab.info().shadowMap)).toBe(2048);
   await page.evaluate(() => window.skinlab.set({ shadows: 0 }));
   // stats() reports the figures of its last window: wait for one drawn without the shadow map.
   await page.waitForFunction(() => window.skinlab.stats().passes === 1, undefined, { timeout: 10_000 });

@@ -151,7 +151,7 @@ export class Facts {
       grid: state.grid,
       /** The key light's shadow map is drawn (state `shadows`). */
       shadows: state.shadows,
-      /** Texels along a side of the shadow map drawn (1024 or 2048: render/shadow-size.ts), 0 with shadows off. */
+      /** Texels along a side of the shadow map drawn (1024 or 2048: render/shadow-map.ts), 0 with shadows off. */
       shadowMap: state.shadows ? ctx.renderer.shadowMapSize : 0,
       /** The shading drawn ('studio' | 'pbr'; a crowd draws studio; null without a model) and the setting (state `shading`: 'auto' | 'studio' | 'pbr'). */
       shading: m ? (state.crowd > 1 ? 'studio' : ctx.renderer.shadingOf(m.gpu)) : null,

@@ -320,7 +320,7 @@ export class CrowdPass {
       if (opts.wander) _halfExtent[0] = _halfExtent[1] = wanderHalfExtent(count, opts.wanderSpacing);
       else layoutHalfExtent(opts.crowdLayout, count, opts.crowdSpacing, model.framing.min, model.framing.max, _halfExtent);
       crowdBox(model, _halfExtent[0]!, _halfExtent[1]!, _boxMin, _boxMax);
-      this.shadowPass.fitBox(_boxMin, _boxMax);
+      this.shadowPass.fitBox(_boxMin, _boxMax, false);
       this.drawCasters(v, baked, models, out);
       out.passes++;
       this.shadowMap.bindTexture();

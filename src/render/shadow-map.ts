@@ -1,5 +1,5 @@
 import { mat4, vec3 } from 'gl-matrix';
-import { shadowMapSize } from './shadow-size.ts';
+import { SHADOW_MAP_MAX, shadowMapSize } from './shadow-size.ts';
 
 /**
  * The key light's shadow map: a square depth texture (DEPTH_COMPONENT24, hardware comparison, LINEAR so a
@@ -15,9 +15,11 @@ import { shadowMapSize } from './shadow-size.ts';
  * `shadowMatrix` maps world → shadow-map texture space ([0,1]³: uv and depth, what lit.frag compares).
  * `params` = (one texel in uv, normal offset in world units, depth bias in map depth units): shadow_pars.glsl.
  *
- * The map's size follows the drawing buffer (shadow-size.ts shadowMapSize: 1024² up to views of 1024 pixels,
- * else 2048²): fit() and prepare() read the buffer's size, and a size that changed (the canvas resized across
- * 1024 pixels) drops the texture and framebuffer, made again at the new size on their next use.
+ * The map's size: for a box the automatic camera frames (a single model) it follows the drawing buffer
+ * (shadow-size.ts shadowMapSize: 1024² up to views of 1024 pixels, else 2048²); a crowd's box reaches far past
+ * the view, so a crowd's map has the most texels (SHADOW_MAP_MAX). fit() and prepare() decide it, and a size that
+ * changed (the canvas resized across 1024 pixels, a crowd started or ended) drops the texture and framebuffer,
+ * made again at the new size on their next use.
  */
 
 /** Texture unit the shadow map is bound to (above twgl's units for the material, the view, morph and palette textures). */
@@ -49,25 +51,32 @@ export class ShadowMap {
   /** Texels along each side: what the texture has, or will have when it is made. */
   private side: number;
   private readonly maxTextureSize: number;
+  /** Whether the box last fitted is one the camera frames (fit's `framed`); prepare() sizes for the same. */
+  private framed = true;
 
   constructor(private readonly gl: WebGL2RenderingContext) {
     this.maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
-    this.side = this.sideForView();
+    this.side = this.sideFor(true);
   }
 
-  /** Texels along each side of the map (shadowMapSize of the drawing buffer when it was last fitted or prepared). */
+  /** Texels along each side of the map, as last fitted or prepared. */
   get size(): number {
     return this.side;
   }
 
-  /** The side shadowMapSize gives the drawing buffer as it is now (no GL round trip: the sizes are the context's own). */
-  private sideForView(): number {
+  /**
+   * The side for a framed box (shadowMapSize of the drawing buffer as it is now: no GL round trip, the sizes are
+   * the context's own) or for a crowd's (the most texels).
+   */
+  private sideFor(framed: boolean): number {
+    if (!framed) return Math.min(SHADOW_MAP_MAX, this.maxTextureSize);
     return shadowMapSize(this.gl.drawingBufferWidth, this.gl.drawingBufferHeight, this.maxTextureSize);
   }
 
-  /** Takes the drawing buffer's size: a side that changed drops the texture and framebuffer (made again on use). */
-  private followView(): void {
-    const side = this.sideForView();
+  /** Takes the size sideFor gives: a side that changed drops the texture and framebuffer (made again on use). */
+  private follow(framed: boolean): void {
+    this.framed = framed;
+    const side = this.sideFor(framed);
     if (side === this.side) return;
     this.dispose();
     this.side = side;
@@ -81,10 +90,11 @@ export class ShadowMap {
   /**
    * Fits the light frustum around the world-space box [min, max] for a directional light towards `lightDir`
    * (unit, from the surface towards the light). The box must hold every caster; a receiver outside the
-   * map's window is lit. The map's size first follows the drawing buffer (followView). No allocation.
+   * map's window is lit. `framed`: the box is the one the automatic camera frames (a single model's), so the
+   * map's size follows the drawing buffer; false for a crowd's (the most texels). No allocation.
    */
-  fit(min: ArrayLike<number>, max: ArrayLike<number>, lightDir: ArrayLike<number>): void {
-    this.followView();
+  fit(min: ArrayLike<number>, max: ArrayLike<number>, lightDir: ArrayLike<number>, framed = true): void {
+    this.follow(framed);
     vec3.set(_centre, (min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
     const radius = Math.max(1e-6, Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) / 2);
     vec3.set(_eye, _centre[0]! + lightDir[0]! * radius * 2, _centre[1]! + lightDir[1]! * radius * 2, _centre[2]! + lightDir[2]! * radius * 2);
@@ -177,10 +187,10 @@ export class ShadowMap {
   /**
    * Makes the texture and framebuffer when they do not exist yet, reading nothing back: the GPU process makes
    * them while the caller goes on (a load starts it before its model is parsed); ensure() checks them later.
-   * At the size the drawing buffer asks for now (followView).
+   * At the size the last fit() asked for, for the drawing buffer as it is now.
    */
   prepare(): void {
-    this.followView();
+    this.follow(this.framed);
     if (!this.framebuffer) this.allocate();
   }
 

@@ -36,13 +36,16 @@ export class ShadowPass {
       _max[k] = f.max[k]!;
     }
     _min[1] = Math.min(_min[1]!, f.floorY);
-    this.fitBox(_min, _max);
+    this.fitBox(_min, _max, true);
   }
 
-  /** Fits the light frustum to a world-space box holding every caster and points the frame uniforms at the map. */
-  fitBox(min: ArrayLike<number>, max: ArrayLike<number>): void {
+  /**
+   * Fits the light frustum to a world-space box holding every caster and points the frame uniforms at the map.
+   * `framed`: the box is the one the camera frames (a single model), else a crowd's (ShadowMap.fit).
+   */
+  fitBox(min: ArrayLike<number>, max: ArrayLike<number>, framed: boolean): void {
     const fu = this.uniforms.frame;
-    this.map.fit(min, max, fu.u_keyDir);
+    this.map.fit(min, max, fu.u_keyDir, framed);
     fu.u_shadowMatrix = this.map.shadowMatrix;
     fu.u_shadowParams = this.map.params;
   }

@@ -13,12 +13,12 @@ export const SHADOW_MAP_MAX = 2048;
  * Texels along each side of the shadow map for a drawing buffer of `width` × `height` pixels: the power of two at
  * or above the buffer's larger side, from SHADOW_MAP_MIN to SHADOW_MAP_MAX, and never above `maxTextureSize`.
  *
- * Why the view decides: the map is fitted to the box of the casters (ShadowMap.fit), which the automatic camera
- * frames inside the view, so a side of the map covers at most about the view's larger side in pixels. This many
+ * Why the view decides: a single model's map is fitted to the box of its casters (ShadowMap.fit), which the
+ * automatic camera frames inside the view, so a side of the map covers at most about the view's larger side in pixels. This many
  * texels keep a texel or more per pixel there, and a small view does not pay, in GPU memory and in the map's
  * first clear, for texels it cannot show: 1024² is a quarter of 2048²'s memory, and on a software GPU its first
  * clear takes about 1 ms against 13 (docs/performance.md). A view zoomed past the framing magnifies the map at
- * either size.
+ * either size. A crowd's box reaches far past the view: its map has SHADOW_MAP_MAX texels whatever the view.
  */
 export function shadowMapSize(width: number, height: number, maxTextureSize: number): number {
   const side = Math.max(width, height);

@@ -5,7 +5,7 @@ import { SHADOW_MAP_MAX, SHADOW_MAP_MIN, shadowMapSize } from '../../src/render/
 /**
  * The key light's shadow map is sized for the view it is drawn for: 1024² texels up to views of 1024 pixels,
  * 2048² above, within the device's limit; a canvas resized across the step makes the map again at the new size,
- * and one that stays on the same side of it keeps its texture. Driven through a GL that records the depth
+ * and one that stays on the same side of it keeps its texture. A crowd's map (a box past the view) has 2048². Driven through a GL that records the depth
  * textures made and deleted.
  */
 
@@ -107,6 +107,19 @@ describe('ShadowMap follows the drawing buffer', () => {
     expect(made.map((t) => t.side)).toEqual([1024, 2048]);
     map.begin();
     expect(viewports.at(-1)).toBe(2048);
+  });
+
+  it('a crowd’s box gets the most texels on a small view, and a single model after it the view’s again', () => {
+    const { gl, made, deleted } = recordingGl();
+    const map = new ShadowMap(gl as unknown as WebGL2RenderingContext);
+    map.fit(MIN, MAX, LIGHT, false);
+    map.prepare();
+    expect(map.size).toBe(2048);
+    expect(made.map((t) => t.side)).toEqual([2048]);
+    map.fit(MIN, MAX, LIGHT, true);
+    map.bindTexture();
+    expect(deleted.map((t) => t.side)).toEqual([2048]);
+    expect(made.map((t) => t.side)).toEqual([2048, 1024]);
   });
 
   it('a load’s prepare() before any frame takes the view as it is then', () => {
