@@ -118,14 +118,14 @@ test('hovering names the bone under the pointer, a click selects it, a drag orbi
 
 /** Client x of `fraction` of the timeline's bar (timeline.ts: an 86 px label column, 260 px in all). */
 async function barX(page: Page, fraction: number): Promise<{ x: number; y: number }> {
-  const box = (await page.locator('canvas.timeline').boundingBox())!;
+  const box = (await page.locator('svg.timeline').boundingBox())!;
   return { x: box.x + 86 + fraction * (260 - 86 - 2), y: box.y + 8 };
 }
 
 test('the timeline seeks on a click and scrubs on a drag; playback resumes, keys still work', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, '?t=0.2');
-  const timeline = page.locator('canvas.timeline');
+  const timeline = page.locator('svg.timeline');
   await expect(timeline).toBeVisible();
   expect(await timeline.evaluate((c) => getComputedStyle(c).cursor)).toBe('ew-resize');
   const duration = (await page.evaluate(() => window.skinlab.info().duration)) as number;

@@ -97,9 +97,9 @@ test('tiny4: tracks=Walk,Wave waves on a walking figure (Wave, a partial clip, l
 test('tiny4: the timeline shows each track and flashes its footstep keys as they fire', async ({ page }) => {
   const con = watchConsole(page);
   await openApp(page, '?model=tiny4&tracks=Walk,Jog:0.5');
-  const timeline = page.locator('canvas.timeline');
+  const timeline = page.locator('svg.timeline');
   await expect(timeline).toBeVisible();
-  expect(await timeline.evaluate((c) => (c as HTMLCanvasElement).getBoundingClientRect().height)).toBe(32);
+  expect(await timeline.evaluate((c) => c.getBoundingClientRect().height)).toBe(32);
   // Footsteps fire as the tracks pass them (callback keys found from the feet at load).
   await page.waitForFunction(() => (window.skinlab.info().events as { name: string }[]).filter((e) => e.name.startsWith('footstep_')).length >= 3, null, { timeout: 20_000 });
   const events = (await page.evaluate(() => window.skinlab.info().events)) as { name: string; clip: string; at: number }[];
@@ -108,15 +108,21 @@ test('tiny4: the timeline shows each track and flashes its footstep keys as they
   // A fired key lights up in the timeline (yellow) for a moment.
   const lit = await page.waitForFunction(
     () => {
-      const c = document.querySelector('canvas.timeline') as HTMLCanvasElement;
-      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-      for (let i = 0; i < d.length; i += 4) if (d[i]! > 240 && d[i + 1]! > 210 && d[i + 1]! < 240 && d[i + 2]! < 110) return true;
+      // Lit: the key's tick widened and drawn in the lit colour (style-tools.css), as the strip paints it.
+      for (const k of document.querySelectorAll<SVGRectElement>('svg.timeline rect.key.lit')) {
+        if (getComputedStyle(k).fill === 'rgb(255, 225, 77)' && k.width.baseVal.value === 3) return true;
+      }
       return false;
     },
     null,
     { timeout: 30_000, polling: 20 },
   );
   expect(await lit.jsonValue()).toBe(true);
+  // The strip is painted: its time cursors (white) and its bars show in a picture of it.
+  const strip = PNG.sync.read(await timeline.screenshot());
+  let white = 0;
+  for (let i = 0; i < strip.data.length; i += 4) if (strip.data[i]! > 235 && strip.data[i + 1]! > 235 && strip.data[i + 2]! > 235) white++;
+  expect(white, 'white cursor pixels in the timeline').toBeGreaterThanOrEqual(2 * 12);
   // A key set from the page fires like one from the file; a bad clip is refused with the list.
   await page.evaluate(() => window.skinlab.addMarker('Walk', 0.5, 'clap'));
   await page.waitForFunction(() => (window.skinlab.info().events as { name: string }[]).some((e) => e.name === 'clap'), null, { timeout: 30_000 });

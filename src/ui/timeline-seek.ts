@@ -39,12 +39,15 @@ export function barFraction(x: number): number {
 }
 
 /**
- * Wires seeking to `line`'s canvas; `view` takes the focus after a seek. The pointer over the bars shows the
+ * Wires seeking to `line`'s strip; `view` takes the focus after a seek. The pointer over the bars shows the
  * seek cursor and a guide line where a click would seek (Timeline.hoverX).
  */
 export function installTimelineSeek(app: App, line: Timeline, view: HTMLElement): void {
-  const timeline = line.canvas;
-  timeline.title = 'Click or drag to seek';
+  const timeline = line.element;
+  // An SVG element's tooltip is its <title> child.
+  const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+  title.textContent = 'Click or drag to seek';
+  timeline.prepend(title);
   let dragging = -1;
   let track = -1;
   let wasPlaying = false;
