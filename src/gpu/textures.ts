@@ -89,8 +89,8 @@ type Prepared =
  * `warnings`, once per file). Never throws for a texture problem; throws an AbortError when `signal` is
  * aborted, having created no texture.
  *
- * Ownership: every non-null entry is a distinct texture the caller owns and deletes exactly once
- * (materials naming the same file share the fetch and the decode, not the GL object).
+ * Ownership: materials naming the same file share its fetch, its decode and its texture (and those naming one
+ * unusable file, its checker): the caller owns each distinct non-null texture and deletes it exactly once.
  *
  * The two halves are exported for callers that must wait between them (ModelGpu.create waits out a lost
  * context after decoding): prepareMaterialTextures (async, CPU only) and uploadMaterialTextures (synchronous,
@@ -164,9 +164,11 @@ export function uploadMaterialTextures(
 }
 
 /**
- * uploadMaterialTextures plus every material's other maps (MaterialMaps: a distinct texture per named map,
- * a neutral stand-in with one warning per file for a missing or unusable one). Releases `prepared`. The caller
- * owns every non-null texture of both lists.
+ * uploadMaterialTextures plus every material's other maps (MaterialMaps: the named file's texture, or a neutral
+ * stand-in with one warning per file for a missing or unusable one). Each file is uploaded once: every map and
+ * material naming it gets the same texture (the values go in as stored, so one texture serves as colour and as
+ * data alike), and one stand-in serves each role. Releases `prepared`. The caller owns each distinct non-null
+ * texture of both lists (distinctTextures) and deletes it once.
  */
 export function uploadMaterialSet(
   gl: WebGL2RenderingContext,
@@ -185,21 +187,41 @@ export function uploadMaterialSet(
     for (const [name, p] of prepared) {
       if (p.ok && 'image' in p) for (const n of p.image.notes) warn(`texture '${name}': ${n}`);
     }
+    // Each file is uploaded once, however many materials or maps name it (three materials sharing a 2048² atlas
+    // would otherwise upload, mip and hold it three times); a file that cannot be used gets one stand-in per role.
+    const uploaded = new Map<string, WebGLTexture>();
+    const upload = (name: string, p: Prepared & { ok: true }): WebGLTexture => {
+      let tex = uploaded.get(name);
+      if (!tex) {
+        tex = 'image' in p ? uploadTextureImage(gl, p.image, s3tc(p.image)) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
+        uploaded.set(name, tex);
+      }
+      return tex;
+    };
+    const standIns = new Map<string, WebGLTexture | null>();
+    const standIn = (key: string, make: () => WebGLTexture): WebGLTexture | null => {
+      if (!standIns.has(key)) {
+        let tex: WebGLTexture | null = null;
+        try {
+          tex = make();
+        } catch {
+          // A lost context: the material draws with the renderer's default instead.
+        }
+        standIns.set(key, tex);
+      }
+      return standIns.get(key)!;
+    };
     const diffuse = materials.map((m) => {
       const name = mapName(m, 'diffuseMap');
       if (!name) return null;
       const p = prepared.get(name)!;
       try {
-        if (p.ok) return 'image' in p ? uploadTextureImage(gl, p.image, s3tc(p.image)) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
+        if (p.ok) return upload(name, p);
         warn(`texture '${name}' ${p.reason}; showing a checker`);
       } catch (e) {
         warn(`texture '${name}' could not be uploaded: ${(e as Error).message}; showing a checker`);
       }
-      try {
-        return checkerTexture(gl);
-      } catch {
-        return null;
-      }
+      return standIn(`checker ${name}`, () => checkerTexture(gl));
     });
     const maps = materials.map((m) => {
       const out = { metallicRoughnessMap: null, normalMap: null, occlusionMap: null, emissiveMap: null } as MaterialMaps;
@@ -209,18 +231,14 @@ export function uploadMaterialSet(
         const p = prepared.get(name)!;
         try {
           if (p.ok) {
-            out[field] = 'image' in p ? uploadTextureImage(gl, p.image, s3tc(p.image)) : 'basis' in p ? uploadKtx2(gl, p.basis) : uploadBitmap(gl, p.bitmap);
+            out[field] = upload(name, p);
             continue;
           }
           warn(`texture '${name}' ${p.reason}; drawn without it`);
         } catch (e) {
           warn(`texture '${name}' could not be uploaded: ${(e as Error).message}; drawn without it`);
         }
-        try {
-          out[field] = solidTexture(gl, NEUTRAL[field]);
-        } catch {
-          out[field] = null;
-        }
+        out[field] = standIn(field, () => solidTexture(gl, NEUTRAL[field]));
       }
       return out;
     });
@@ -228,6 +246,14 @@ export function uploadMaterialSet(
   } finally {
     releasePreparedTextures(prepared);
   }
+}
+
+/** The distinct textures of uploadMaterialSet's lists, each once: what their owner deletes. */
+export function distinctTextures(diffuse: readonly (WebGLTexture | null)[], maps: readonly MaterialMaps[]): Set<WebGLTexture> {
+  const out = new Set<WebGLTexture>();
+  for (const t of diffuse) if (t) out.add(t);
+  for (const m of maps) for (const field of MATERIAL_MAP_FIELDS) if (m[field]) out.add(m[field]);
+  return out;
 }
 
 /** Fetches and decodes one file; every failure becomes a reason. */

@@ -1,6 +1,6 @@
 import { MeshBuffers } from '../gpu/mesh-buffers.ts';
 import { ATTRIB } from '../gpu/programs.ts';
-import { prepareMaterialTextures, uploadMaterialSet, type CompanionSource, type MaterialMaps, type PreparedTextures } from '../gpu/textures.ts';
+import { distinctTextures, prepareMaterialTextures, uploadMaterialSet, type CompanionSource, type MaterialMaps, type PreparedTextures } from '../gpu/textures.ts';
 import { contextUsable } from '../gpu/context-loss.ts';
 import type { Scene } from '../model/types.ts';
 import type { DeviceCaps, Technique, TechniqueMesh, TechniqueOptions } from '../techniques/technique.ts';
@@ -23,7 +23,7 @@ import { TangentLines } from './tangent-lines.ts';
  */
 export class ModelGpu {
   readonly meshes: MeshBuffers[];
-  /** Per material; null means "use the white texture". */
+  /** Per material; null means "use the white texture". Materials naming one file share its texture. */
   readonly textures: (WebGLTexture | null)[];
   /** Per material: its metallic-roughness, normal, occlusion and emissive maps (null: none; SceneUniforms uses a neutral default). */
   readonly maps: MaterialMaps[];
@@ -166,8 +166,8 @@ export class ModelGpu {
     this.morph?.dispose();
     this.tangentLinesState?.dispose();
     this.tangentLinesState = null;
-    for (const t of this.textures) if (t) gl.deleteTexture(t);
-    for (const m of this.maps) for (const t of Object.values(m)) if (t) gl.deleteTexture(t);
+    // Materials naming one file share its texture: each is deleted once.
+    for (const t of distinctTextures(this.textures, this.maps)) gl.deleteTexture(t);
     gl.deleteVertexArray(this.boneVao);
     gl.deleteBuffer(this.boneBuffer);
     gl.deleteVertexArray(this.gridVao);

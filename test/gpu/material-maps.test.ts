@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareMaterialTextures, uploadMaterialSet } from '../../src/gpu/textures.ts';
+import { distinctTextures, prepareMaterialTextures, uploadMaterialSet } from '../../src/gpu/textures.ts';
 
 /**
  * A material's data and emissive maps (src/gpu/textures.ts uploadMaterialSet) against a recording stand-in for
@@ -63,15 +63,26 @@ describe('uploadMaterialSet', () => {
     expect([m.metallicRoughnessMap, m.normalMap, m.emissiveMap].every((t) => t !== null)).toBe(true);
     expect(m.occlusionMap).toBeNull();
     expect(Object.values(maps[1]!)).toEqual([null, null, null, null]);
-    expect(new Set([diffuse[0], m.metallicRoughnessMap, m.normalMap, m.emissiveMap]).size).toBe(4);
+    // One file as the colour and the metallic-roughness map: one texture, uploaded once.
+    expect(m.metallicRoughnessMap).toBe(diffuse[0]);
+    expect(new Set([diffuse[0], m.normalMap, m.emissiveMap]).size).toBe(3);
     expect(warnings).toEqual([
       "texture 'gone.png' was not found next to the model; drawn without it",
       "texture 'gone-glow.png' was not found next to the model; drawn without it",
     ]);
     const uploads = calls.filter((c) => c.name === 'texImage2D');
-    // Two 4x4 images (diffuse, metallic-roughness), two 1x1 stand-ins: a flat normal and a black emissive; no 8x8 checker.
-    expect(uploads.map((c) => `${c.args[3]}x${c.args[4]}`).sort()).toEqual(['1x1', '1x1', '4x4', '4x4']);
+    // One 4x4 image (diffuse and metallic-roughness), two 1x1 stand-ins: a flat normal and a black emissive; no 8x8 checker.
+    expect(uploads.map((c) => `${c.args[3]}x${c.args[4]}`).sort()).toEqual(['1x1', '1x1', '4x4']);
     const solids = uploads.filter((c) => c.args[3] === 1).map((c) => Array.from(c.args[8] as Uint8Array));
     expect(solids).toEqual([[128, 128, 255, 255], [0, 0, 0, 255]]);
+  });
+});
+
+describe('distinctTextures', () => {
+  it('lists each texture the lists hold once, whatever material or map shares it', () => {
+    const [a, b, c] = [{}, {}, {}] as WebGLTexture[];
+    const none = { metallicRoughnessMap: null, normalMap: null, occlusionMap: null, emissiveMap: null };
+    const set = distinctTextures([a, null, a, b], [{ ...none, normalMap: b }, { ...none, metallicRoughnessMap: a, emissiveMap: c }, none, none]);
+    expect([...set]).toEqual([a, b, c]);
   });
 });

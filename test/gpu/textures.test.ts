@@ -77,22 +77,24 @@ function tga(type: number, w: number, h: number, depth: number, body: number[]):
 }
 
 describe('loadMaterialTextures', () => {
-  it('one distinct texture per textured material; null without a map; checkers and one warning per bad file', async () => {
+  it('one texture per file, shared by the materials naming it; null without a map; one checker and one warning per bad file', async () => {
     const { gl, calls, created } = fakeGl(false);
     const files: Record<string, Uint8Array> = { 'a.dds': tinyDds(), 'bad.dds': tinyDds().slice(0, 100) };
     const warnings: string[] = [];
     const materials = ['a.dds', null, 'a.dds', 'gone.tga', 'bad.dds', 'gone.tga', ''].map((diffuseMap) => ({ diffuseMap }));
     const textures = await loadMaterialTextures(gl, materials, async (n) => files[n] ?? null, warnings);
     expect(textures.map((t) => t !== null)).toEqual([true, false, true, true, true, true, false]);
-    expect(new Set(textures.filter(Boolean)).size).toBe(5);
-    expect(created.length).toBe(5);
+    expect(new Set(textures.filter(Boolean)).size).toBe(3);
+    expect(created.length).toBe(3);
+    expect(textures[2]).toBe(textures[0]);
+    expect(textures[5]).toBe(textures[3]);
     expect(warnings).toEqual([
       "texture 'gone.tga' was not found next to the model; showing a checker",
       "texture 'bad.dds' is unusable: corrupt DDS: truncated header: 100 bytes, a DDS header is 128; showing a checker",
     ]);
     // Checkers: 8x8, nearest.
     const uploads = calls.filter((c) => c.name === 'texImage2D').map((c) => [c.args[3], c.args[4]]);
-    expect(uploads).toEqual([[4, 4], [4, 4], [8, 8], [8, 8], [8, 8]]);
+    expect(uploads).toEqual([[4, 4], [8, 8], [8, 8]]);
     expect(calls.some((c) => c.name === 'pixelStorei' && c.args[0] === 'UNPACK_FLIP_Y_WEBGL' && c.args[1] !== false)).toBe(false);
   });
 
@@ -127,10 +129,11 @@ describe('loadMaterialTextures', () => {
       "texture 'rle.tga' is unusable: corrupt TGA: RLE packet at byte 18 runs 112 pixels past the image; showing a checker",
     ]);
     expect(textures.every((t) => t !== null)).toBe(true);
-    expect(new Set(textures).size).toBe(textures.length);
-    // Five checkers (4 broken files, one of them on two materials) of 8x8 and one 4x4 image.
+    expect(new Set(textures).size).toBe(textures.length - 1);
+    expect(textures[5]).toBe(textures[0]);
+    // Four checkers (4 broken files, one of them on two materials) of 8x8 and one 4x4 image.
     const uploads = calls.filter((c) => c.name === 'texImage2D').map((c) => `${c.args[3]}x${c.args[4]}`);
-    expect(uploads.filter((s) => s === '8x8')).toHaveLength(5);
+    expect(uploads.filter((s) => s === '8x8')).toHaveLength(4);
     expect(uploads).toContain('4x4');
   });
 });
