@@ -375,4 +375,24 @@ test.describe('files that are not models', () => {
     await waitState(page, 'ready');
     expect((await page.evaluate(() => window.skinlab.info())).model).toBe('twist');
   });
+  test('a fault while the side panel is built: the page still reaches ready, says what is missing, and keeps drawing', async ({ page }) => {
+    const con = watchConsole(page);
+    // The tracks timeline (an SVG the panel builds after the first frame) cannot be made in this page.
+    await page.addInitScript(() => {
+      const make = Document.prototype.createElementNS;
+      Document.prototype.createElementNS = function (this: Document, ns: string | null, name: string, ...rest: unknown[]) {
+        if (name === 'svg') throw new Error('svg refused by the test');
+        return (make as (...a: unknown[]) => Element).call(this, ns, name, ...rest);
+      } as typeof Document.prototype.createElementNS;
+    });
+    await openApp(page, '?model=tiny&t=0.3');
+    await expect(page.locator('#error')).toContainText('The side panel could not be built (svg refused by the test)');
+    expect(con.errors.some((e) => e.includes('The side panel could not be built'))).toBe(true);
+    const before = await page.evaluate(() => window.skinlab.frames());
+    await expect.poll(() => page.evaluate(() => window.skinlab.frames()), { timeout: 10_000 }).toBeGreaterThan(before + 2);
+    // Scripting still works: another model loads and becomes ready.
+    await page.evaluate(() => window.skinlab.set({ model: 'twist' }));
+    await waitState(page, 'ready');
+    expect((await page.evaluate(() => window.skinlab.info())).model).toBe('twist');
+  });
 });

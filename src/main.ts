@@ -235,16 +235,27 @@ function start(): void {
    * (view.modelShown), before a first load's error shows, or PANEL_BUILD_WAIT_MS into a first load that takes longer
    * (the page only waits for its worker then). The readiness state comes after it.
    */
+  let chromeTried = false;
   buildChrome = (): void => {
-    if (panel) return;
-    panel = new Panel(app, gui, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
-    timeline = new Timeline(overlay.statsEl, app);
-    installTimelineSeek(app, timeline, canvas);
-    mountRecorder(panel.gui, app, window.skinlab);
-    returnFocusAfterPanel(panel.gui.domElement, canvas);
-    if (app.current) panel.modelChanged(app.current);
-    setChrome(app.state.gui && chromeVisible);
-    chromeBuilt();
+    if (chromeTried) return;
+    chromeTried = true;
+    try {
+      panel = new Panel(app, gui, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
+      timeline = new Timeline(overlay.statsEl, app);
+      installTimelineSeek(app, timeline, canvas);
+      mountRecorder(panel.gui, app, window.skinlab);
+      returnFocusAfterPanel(panel.gui.domElement, canvas);
+      if (app.current) panel.modelChanged(app.current);
+      setChrome(app.state.gui && chromeVisible);
+    } catch (e) {
+      // A defect here must not hold the page at 'loading' with no word: the model keeps drawing, the keyboard
+      // shortcuts and window.skinlab keep working, and the error says what is missing.
+      const message = `The side panel could not be built (${(e as Error)?.message ?? String(e)}); the model, the keyboard shortcuts (H lists them) and window.skinlab still work.`;
+      console.error(message, e);
+      overlay.error(message);
+    } finally {
+      chromeBuilt();
+    }
   };
   setTimeout(buildChrome, PANEL_BUILD_WAIT_MS);
 
