@@ -18,7 +18,8 @@
  *
  * Files: Fox, CesiumMan, RobotExpressive and the Draco CesiumMan from ../shared/corpus-gltf; BrainStem.glb and
  * LittlestTokyo.glb (Draco) when present, looked for in $SKINLAB_BENCH_GLTF (a folder), then in the corpus's
- * khronos/ and threejs/ folders; the bench says which ones are absent.
+ * khronos/ and threejs/ folders; the bench says which ones are absent. Then the synthetic Draco scene
+ * (draco-scene.ts: 60 compressed meshes, 240 animated nodes; made when missing), `draco_scene_glb`.
  *
  * Metrics: load_<file>_ms, load_<file>_threejs_ms (median CPU time of this process: the machine may be shared),
  * load_<file>_ratio_vs_threejs (three / ours: the median of each round's CPU-time ratio; wall times are logged).
@@ -31,6 +32,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { loadDecoders } from '../loaders/gltf/gltf-decoders.ts';
 import { loadModelAsync } from '../loaders/load-model.ts';
 import type { Metric } from './metric.ts';
+import { dracoScenePath } from './draco-scene.ts';
 import { NodeDracoLoader } from './three-draco-node.ts';
 import { median } from './timing.ts';
 
@@ -163,7 +165,9 @@ export async function runGltfLoadBench(opts: GltfLoadBenchOptions): Promise<Metr
   const log = opts.log ?? ((): void => {});
   const out: Metric[] = [];
   const loader = await threeLoader();
-  for (const f of opts.files ?? GLTF_LOAD_FILES) {
+  // The synthetic large Draco scene (draco-scene.ts), made when missing, after the files above.
+  const files = opts.files ?? [...GLTF_LOAD_FILES, { id: 'draco_scene_glb', path: await dracoScenePath() }];
+  for (const f of files) {
     const candidates = f.optional ? optionalPaths(f.path) : [f.path];
     const path = candidates.find((p) => existsSync(p));
     if (!path) {

@@ -5,6 +5,7 @@ import { modelParam, startShotsServer, type ModelTarget, type ShotsServer } from
 import type { FirstFrame } from '../app/first-frame.ts';
 import type { ThreeGltfFirstFrame } from './three-gltf-page.ts';
 import type { Metric } from './metric.ts';
+import { dracoScenePath } from './draco-scene.ts';
 import { median } from './timing.ts';
 
 /**
@@ -26,7 +27,8 @@ import { median } from './timing.ts';
  * The peer draws the model alone; our first frame also draws the stage (the key light's shadow map, the floor that
  * receives it, the grid). ttff_<id>_threejs_stage_ms and ttff_<id>_ratio_vs_threejs_stage time the peer page
  * drawing that stage as well (`stage=1`: a shadow-casting key light, a shadow catcher and a grid), in the same rounds.
- * LittlestTokyo (4 MB, Draco) is taken from SKINLAB_TTFF_DIR or ../shared/corpus-gltf when present.
+ * LittlestTokyo (4 MB, Draco) is taken from SKINLAB_TTFF_DIR or ../shared/corpus-gltf when present; the synthetic
+ * Draco scene (draco-scene.ts: 60 compressed meshes, 240 animated nodes, 3 shared textures) is made when missing.
  * SKINLAB_TTFF_MODELS: a comma list of row ids (tiny_x, dawn_high, fox_glb, …) to measure only those.
  */
 
@@ -59,7 +61,8 @@ function findLittlestTokyo(): string | null {
   return null;
 }
 
-export function ttffModels(log: (line: string) => void): TtffModel[] {
+/** The rows' models; `dracoScene`: the synthetic large Draco scene's path (draco-scene.ts), or null to leave it out. */
+export function ttffModels(log: (line: string) => void, dracoScene: string | null = null): TtffModel[] {
   const models: TtffModel[] = [
     { id: 'tiny_x', builtin: 'model=tiny', peer: false },
     { id: 'dawn_high', builtin: 'model=dawn&detail=high', peer: false },
@@ -70,6 +73,7 @@ export function ttffModels(log: (line: string) => void): TtffModel[] {
     ['cesiumman_draco_gltf', `${SHARED}/khronos/CesiumMan-Draco/CesiumMan.gltf`],
     ['robotexpressive_glb', `${SHARED}/threejs/RobotExpressive.glb`],
   ];
+  if (dracoScene) files.push(['draco_scene_glb', dracoScene]);
   const tokyo = findLittlestTokyo();
   if (tokyo) files.push(['littlesttokyo_glb', tokyo]);
   else log(`ttff littlesttokyo_glb: skipped, LittlestTokyo.glb is absent (looked in SKINLAB_TTFF_DIR and ${SHARED})`);
@@ -147,7 +151,8 @@ export async function runTtffBench(opts: TtffBenchOptions): Promise<Metric[]> {
   rendererName = '';
   let rendererLogged = false;
   const only = process.env.SKINLAB_TTFF_MODELS?.split(',').map((x) => x.trim());
-  for (const m of ttffModels(log)) {
+  const wanted = (id: string): boolean => !only || only.includes(id);
+  for (const m of ttffModels(log, wanted('draco_scene_glb') ? await dracoScenePath() : null)) {
     if (only && !only.includes(m.id)) continue;
     const target: ModelTarget = m.path ? { kind: 'file', path: m.path } : { kind: 'builtin', id: 'default' };
     const server: ShotsServer = await startShotsServer(opts.dist, target);
