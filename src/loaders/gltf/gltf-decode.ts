@@ -144,8 +144,13 @@ function decodeMesh(draco: DecoderModule, bytes: Uint8Array, ptr: string): { dec
   const buffer = new draco.DecoderBuffer();
   const decoder = newDecoder(draco);
   const mesh = new draco.Mesh();
+  // The compressed bytes go into the decoder's heap in one copy: given an array, the Emscripten binding copies it
+  // there itself, a byte at a time in JavaScript; given a heap address, it passes it through. The DecoderBuffer
+  // reads them in place until the mesh is decoded.
+  const input = draco._malloc(bytes.byteLength);
   try {
-    buffer.Init(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), bytes.byteLength);
+    draco.HEAPU8.set(bytes, input);
+    buffer.Init(input as unknown as Int8Array, bytes.byteLength);
     if (decoder.GetEncodedGeometryType(buffer) !== draco.TRIANGULAR_MESH) throw new LoadError(`${ptr}: the Draco data is not a triangle mesh`);
     const status = decoder.DecodeBufferToMesh(buffer, mesh);
     if (!status.ok() || (mesh as unknown as { ptr: number }).ptr === 0) throw new LoadError(`${ptr}: the Draco data could not be decoded (${status.error_msg()})`);
@@ -156,6 +161,7 @@ function decodeMesh(draco: DecoderModule, bytes: Uint8Array, ptr: string): { dec
     throw e;
   } finally {
     draco.destroy(buffer);
+    draco._free(input);
   }
 }
 
