@@ -239,23 +239,38 @@ function start(): void {
   buildChrome = (): void => {
     if (chromeTried) return;
     chromeTried = true;
-    try {
-      panel = new Panel(app, gui, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() });
+    // Each part on its own: a defect in one must neither hold the page at 'loading' with no word nor take the
+    // others with it. The model keeps drawing, the keyboard shortcuts and window.skinlab keep working, and the
+    // error says what is missing.
+    const faults: string[] = [];
+    const part = (build: () => void): void => {
+      try {
+        build();
+      } catch (e) {
+        faults.push((e as Error)?.message ?? String(e));
+        console.error('skinlab: a part of the page could not be built', e);
+      }
+    };
+    part(() => (panel = new Panel(app, gui, input.openPicker, () => overlay.toggleHelp(), { copyLink, benchmark: () => void bench.withView() })));
+    part(() => {
       timeline = new Timeline(overlay.statsEl, app);
       installTimelineSeek(app, timeline, canvas);
-      mountRecorder(panel.gui, app, window.skinlab);
-      returnFocusAfterPanel(panel.gui.domElement, canvas);
-      if (app.current) panel.modelChanged(app.current);
-      setChrome(app.state.gui && chromeVisible);
-    } catch (e) {
-      // A defect here must not hold the page at 'loading' with no word: the model keeps drawing, the keyboard
-      // shortcuts and window.skinlab keep working, and the error says what is missing.
-      const message = `The side panel could not be built (${(e as Error)?.message ?? String(e)}); the model, the keyboard shortcuts (H lists them) and window.skinlab still work.`;
-      console.error(message, e);
-      overlay.error(message);
-    } finally {
-      chromeBuilt();
+    });
+    if (panel) {
+      const built = panel;
+      part(() => mountRecorder(built.gui, app, window.skinlab));
+      part(() => {
+        returnFocusAfterPanel(built.gui.domElement, canvas);
+        if (app.current) built.modelChanged(app.current);
+      });
     }
+    part(() => setChrome(app.state.gui && chromeVisible));
+    if (faults.length > 0) {
+      const message = `Part of the page could not be built (${faults.join('; ')}); the model, the keyboard shortcuts (H lists them) and window.skinlab still work.`;
+      console.error(message);
+      overlay.error(message);
+    }
+    chromeBuilt();
   };
   setTimeout(buildChrome, PANEL_BUILD_WAIT_MS);
 
