@@ -31,6 +31,9 @@ export async function dracoScenePath(): Promise<string> {
   return path;
 }
 
+/** A 0–1 value on 16 levels of 0–255 (flat runs that PNG compresses well). */
+const level = (f: number): number => Math.round(f * 15) * 17;
+
 /** A smooth procedural RGBA image (bands and rings in `hue`, 16 levels a channel), PNG-encoded. */
 function texturePng(size: number, hue: number): Uint8Array {
   const png = new PNG({ width: size, height: size });
@@ -41,7 +44,6 @@ function texturePng(size: number, hue: number): Uint8Array {
       const ring = 0.5 + 0.5 * Math.sin(40 * Math.hypot(u - 0.5, v - 0.5));
       const band = 0.5 + 0.5 * Math.sin(12 * (u + v) + hue);
       const o = (y * size + x) * 4;
-      const level = (f: number): number => Math.round(f * 15) * 17;
       png.data[o] = level(0.3 + 0.5 * ring * Math.abs(Math.cos(hue)));
       png.data[o + 1] = level(0.25 + 0.5 * band);
       png.data[o + 2] = level(0.3 + 0.5 * (1 - ring) * Math.abs(Math.sin(hue)));
