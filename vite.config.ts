@@ -37,6 +37,11 @@ function glsl(): Plugin {
  * the entry wait for the whole page. In a build main.ts is an input of its own; the browser asks for both, with
  * the main script's chunks (modulepreload) and its stylesheet, as it reads the page, and runs each once it has
  * arrived, the entry first. Under the dev server the script names the source.
+ *
+ * The main script is render-blocking (`blocking="render"`): the browser paints the page first once it has run,
+ * not as soon as the page's stylesheet is in. Until then there is nothing to see but the page's background, and
+ * with a software GPU each frame the browser draws is read back by the GPU process's one thread, the thread that
+ * is making the page's WebGL context meanwhile (src/boot.ts): a frame fewer there makes the context sooner.
  */
 function pageScript(): Plugin {
   return {
@@ -45,7 +50,7 @@ function pageScript(): Plugin {
       order: 'post',
       handler(_html, ctx) {
         if (ctx.path !== '/index.html') return [];
-        if (!ctx.bundle) return [{ tag: 'script', attrs: { type: 'module', src: '/src/main.ts' }, injectTo: 'body' as const }];
+        if (!ctx.bundle) return [{ tag: 'script', attrs: { type: 'module', blocking: 'render', src: '/src/main.ts' }, injectTo: 'body' as const }];
         const page = Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.isEntry && c.facadeModuleId?.endsWith('/src/main.ts'));
         if (!page || page.type !== 'chunk') throw new Error('the build has no chunk for src/main.ts');
         // Less what the entry's own chunk is and what index.html names already.
@@ -54,7 +59,7 @@ function pageScript(): Plugin {
         const files = page.imports.filter((f) => !have.has(f));
         const css = [...(page.viteMetadata?.importedCss ?? [])];
         return [
-          { tag: 'script', attrs: { type: 'module', crossorigin: true, src: `./${page.fileName}` }, injectTo: 'head' as const },
+          { tag: 'script', attrs: { type: 'module', crossorigin: true, blocking: 'render', src: `./${page.fileName}` }, injectTo: 'head' as const },
           ...files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const })),
           ...css.map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const })),
         ];

@@ -112,12 +112,13 @@ test('the panel fills in after the first frame without moving the model: that fr
  * The module scripts an HTML page names (and which are async), or the one `script` given, and every chunk they
  * import statically, at any depth (paths under the site).
  */
-async function staticChunks(page: Page, url: string, script = false): Promise<{ entries: string[]; async: boolean[]; imports: Map<string, string[]> }> {
+async function staticChunks(page: Page, url: string, script = false): Promise<{ entries: string[]; async: boolean[]; blocking: boolean[]; imports: Map<string, string[]> }> {
   const base = new URL(url, page.url());
   const text = script ? '' : await (await page.request.get(base.href)).text();
   const tags = [...text.matchAll(/<script\b[^>]*\btype="module"[^>]*>/g)].map((m) => m[0]);
   const entries = script ? [base.pathname] : tags.map((tag) => new URL(/\bsrc="([^"]+)"/.exec(tag)![1]!, base).pathname);
   const async = tags.map((tag) => /\basync\b/.test(tag));
+  const blocking = tags.map((tag) => /\bblocking="render"/.test(tag));
   const imports = new Map<string, string[]>();
   const stack = [...entries];
   while (stack.length > 0) {
@@ -129,7 +130,7 @@ async function staticChunks(page: Page, url: string, script = false): Promise<{ 
     imports.set(path, found);
     stack.push(...found);
   }
-  return { entries, async, imports };
+  return { entries, async, blocking, imports };
 }
 
 test("the page's entry script imports no other script (the parse worker starts as soon as it has arrived), and the three.js peer pages share nothing with it", async ({ page }) => {
@@ -141,6 +142,8 @@ test("the page's entry script imports no other script (the parse worker starts a
   expect(app.imports.get(entry), `${entry} imports`).toEqual([]);
   // Run as it arrives, not once the page's stylesheet has as well (src/boot.ts).
   expect(app.async, 'async: the entry script; deferred: the main script').toEqual([true, false]);
+  // The first paint waits for the main script, not the entry script (vite.config.ts pageScript).
+  expect(app.blocking, 'render-blocking: the main script only').toEqual([false, true]);
   expect(app.imports.get(app.entries[1]!), 'the main script').toContain(entry);
   for (const peer of ['bench/three-crowd.html', 'bench/three-gltf.html']) {
     const { imports } = await staticChunks(page, peer);
