@@ -146,9 +146,11 @@ function decodeMesh(draco: DecoderModule, bytes: Uint8Array, ptr: string): { dec
   const mesh = new draco.Mesh();
   // The compressed bytes go into the decoder's heap in one copy: given an array, the Emscripten binding copies it
   // there itself, a byte at a time in JavaScript; given a heap address, it passes it through. The DecoderBuffer
-  // reads them in place until the mesh is decoded.
-  const input = draco._malloc(bytes.byteLength);
+  // reads them in place until the mesh is decoded. A heap that cannot grow gives address 0, never written to.
+  let input = 0;
   try {
+    input = draco._malloc(bytes.byteLength);
+    if (input === 0 && bytes.byteLength > 0) throw new LoadError(`${ptr}: the Draco data could not be decoded (no memory for its ${bytes.byteLength} bytes)`);
     draco.HEAPU8.set(bytes, input);
     buffer.Init(input as unknown as Int8Array, bytes.byteLength);
     if (decoder.GetEncodedGeometryType(buffer) !== draco.TRIANGULAR_MESH) throw new LoadError(`${ptr}: the Draco data is not a triangle mesh`);
@@ -161,7 +163,7 @@ function decodeMesh(draco: DecoderModule, bytes: Uint8Array, ptr: string): { dec
     throw e;
   } finally {
     draco.destroy(buffer);
-    draco._free(input);
+    if (input !== 0) draco._free(input);
   }
 }
 
