@@ -286,12 +286,27 @@ function sizeChecked(bitmap: ImageBitmap, limits: DecodeLimits): Prepared {
   return { ok: true, bitmap };
 }
 
-/** Uploads a browser-decoded image as level 0 and generates the mip chain. The caller owns the texture. */
-export function uploadBitmap(gl: WebGL2RenderingContext, image: TexImageSource): WebGLTexture {
+/**
+ * Uploads a browser-decoded image as level 0 of immutable storage that holds its whole mip chain, then generates
+ * the chain. The caller owns the texture.
+ */
+export function uploadBitmap(gl: WebGL2RenderingContext, image: ImageBitmap): WebGLTexture {
   const tex = beginTexture(gl);
-  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+  allocateMipChain(gl, image.width, image.height);
+  gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, gl.RGBA, gl.UNSIGNED_BYTE, image);
   gl.generateMipmap(gl.TEXTURE_2D);
   return finishTexture(gl, tex);
+}
+
+/**
+ * RGBA8 storage for every level of a `width` × `height` image on the bound TEXTURE_2D, made once: the levels
+ * are then written into it (texSubImage2D, generateMipmap). Level 0 defined alone (texImage2D) and a chain
+ * generated after it makes the GL allocate the image twice, the second time with room for the chain, and copy
+ * level 0 across: on a software GPU that doubles the GPU process's work for an upload (a 1024² image: 40–60
+ * against 20–30 ms, docs/performance.md).
+ */
+function allocateMipChain(gl: WebGL2RenderingContext, width: number, height: number): void {
+  gl.texStorage2D(gl.TEXTURE_2D, fullMipCount(width, height), gl.RGBA8, width, height);
 }
 
 /** Which path uploadTextureImage takes for DXT data on a device with (non-null) or without the extension. */
@@ -334,8 +349,9 @@ export function uploadTextureImage(gl: WebGL2RenderingContext, image: TextureIma
 function uploadRgba(gl: WebGL2RenderingContext, width: number, height: number, levels: readonly MipLevel[]): WebGLTexture {
   const tex = beginTexture(gl);
   const complete = levels.length === fullMipCount(width, height);
+  allocateMipChain(gl, width, height);
   for (const [i, l] of (complete ? levels : levels.slice(0, 1)).entries()) {
-    gl.texImage2D(gl.TEXTURE_2D, i, gl.RGBA8, l.width, l.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, l.data);
+    gl.texSubImage2D(gl.TEXTURE_2D, i, 0, 0, l.width, l.height, gl.RGBA, gl.UNSIGNED_BYTE, l.data);
   }
   if (!complete) gl.generateMipmap(gl.TEXTURE_2D);
   return finishTexture(gl, tex);

@@ -70,7 +70,7 @@ describe('uploadMaterialSet', () => {
       "texture 'gone.png' was not found next to the model; drawn without it",
       "texture 'gone-glow.png' was not found next to the model; drawn without it",
     ]);
-    const uploads = calls.filter((c) => c.name === 'texImage2D');
+    const uploads = calls.filter((c) => c.name === 'texImage2D' || c.name === 'texStorage2D');
     // One 4x4 image (diffuse and metallic-roughness), two 1x1 stand-ins: a flat normal and a black emissive; no 8x8 checker.
     expect(uploads.map((c) => `${c.args[3]}x${c.args[4]}`).sort()).toEqual(['1x1', '1x1', '4x4']);
     const solids = uploads.filter((c) => c.args[3] === 1).map((c) => Array.from(c.args[8] as Uint8Array));

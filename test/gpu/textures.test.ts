@@ -92,9 +92,12 @@ describe('loadMaterialTextures', () => {
       "texture 'gone.tga' was not found next to the model; showing a checker",
       "texture 'bad.dds' is unusable: corrupt DDS: truncated header: 100 bytes, a DDS header is 128; showing a checker",
     ]);
-    // Checkers: 8x8, nearest.
-    const uploads = calls.filter((c) => c.name === 'texImage2D').map((c) => [c.args[3], c.args[4]]);
+    // The image: storage for its whole chain (4x4: 3 levels), level 0 written into it, the rest generated. Checkers: 8x8, nearest.
+    const uploads = calls.filter((c) => c.name === 'texImage2D' || c.name === 'texStorage2D').map((c) => [c.args[3], c.args[4]]);
     expect(uploads).toEqual([[4, 4], [8, 8], [8, 8]]);
+    expect(calls.filter((c) => c.name === 'texStorage2D').map((c) => [c.args[1], c.args[2]])).toEqual([[3, 'RGBA8']]);
+    expect(calls.filter((c) => c.name === 'texSubImage2D').map((c) => [c.args[1], c.args[4], c.args[5]])).toEqual([[0, 4, 4]]);
+    expect(calls.filter((c) => c.name === 'generateMipmap')).toHaveLength(1);
     expect(calls.some((c) => c.name === 'pixelStorei' && c.args[0] === 'UNPACK_FLIP_Y_WEBGL' && c.args[1] !== false)).toBe(false);
   });
 
@@ -132,7 +135,7 @@ describe('loadMaterialTextures', () => {
     expect(new Set(textures).size).toBe(textures.length - 1);
     expect(textures[5]).toBe(textures[0]);
     // Four checkers (4 broken files, one of them on two materials) of 8x8 and one 4x4 image.
-    const uploads = calls.filter((c) => c.name === 'texImage2D').map((c) => `${c.args[3]}x${c.args[4]}`);
+    const uploads = calls.filter((c) => c.name === 'texImage2D' || c.name === 'texStorage2D').map((c) => `${c.args[3]}x${c.args[4]}`);
     expect(uploads.filter((s) => s === '8x8')).toHaveLength(4);
     expect(uploads).toContain('4x4');
   });
@@ -169,12 +172,14 @@ describeCorpus('corpus DXT upload', () => {
     expect(calls.some((c) => c.name === 'generateMipmap')).toBe(false);
   });
 
-  it('Armor.dds without s3tc: decoded on the CPU, all 10 RGBA8 levels uploaded', async () => {
+  it('Armor.dds without s3tc: decoded on the CPU, all 10 RGBA8 levels written into storage made once for them', async () => {
     const { gl, calls } = fakeGl(false);
     await loadMaterialTextures(gl, [{ diffuseMap: 'Armor.dds' }], async () => corpusBytes('Armor.dds'), []);
-    const levels = calls.filter((c) => c.name === 'texImage2D');
-    expect(levels.map((c) => [c.args[1], c.args[3], (c.args[8] as Uint8Array).length])).toEqual(
+    expect(calls.filter((c) => c.name === 'texStorage2D').map((c) => c.args.slice(1))).toEqual([[10, 'RGBA8', 512, 512]]);
+    const levels = calls.filter((c) => c.name === 'texSubImage2D');
+    expect(levels.map((c) => [c.args[1], c.args[4], (c.args[8] as Uint8Array).length])).toEqual(
       Array.from({ length: 10 }, (_, i) => [i, 512 >> i, (512 >> i) ** 2 * 4]),
     );
+    expect(calls.some((c) => c.name === 'texImage2D' || c.name === 'generateMipmap')).toBe(false);
   });
 });
