@@ -39,11 +39,13 @@ export function uploadKtx2(gl: WebGL2RenderingContext, image: Ktx2Image): WebGLT
   const compressed = image.target === 'rgba8' ? null : INTERNAL[image.target];
   if (compressed && !gl.getExtension(compressed[1])) throw new Error(`${compressed[1]} is not available on this context`);
   const tex = beginTexture(gl);
+  const full = Math.floor(Math.log2(Math.max(image.width, image.height))) + 1;
+  // RGBA8: storage for the whole chain made once, the file's levels written into it (textures.ts allocateMipChain says why).
+  if (!compressed) gl.texStorage2D(gl.TEXTURE_2D, full, gl.RGBA8, image.width, image.height);
   image.levels.forEach((l, i) => {
     if (compressed) gl.compressedTexImage2D(gl.TEXTURE_2D, i, compressed[0], l.width, l.height, 0, l.data);
-    else gl.texImage2D(gl.TEXTURE_2D, i, gl.RGBA8, l.width, l.height, 0, gl.RGBA, gl.UNSIGNED_BYTE, l.data);
+    else gl.texSubImage2D(gl.TEXTURE_2D, i, 0, 0, l.width, l.height, gl.RGBA, gl.UNSIGNED_BYTE, l.data);
   });
-  const full = Math.floor(Math.log2(Math.max(image.width, image.height))) + 1;
   if (image.levels.length < full) {
     if (compressed) gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAX_LEVEL, image.levels.length - 1);
     else gl.generateMipmap(gl.TEXTURE_2D);
