@@ -1,4 +1,4 @@
-import { beginTexture, finishTexture } from './texture-state.ts';
+import { allocateMipChain, beginTexture, finishTexture } from './texture-state.ts';
 import type { DecodeLimits } from '../loaders/textures/image.ts';
 import type { Ktx2Image, Ktx2Support, Ktx2Target } from '../loaders/textures/ktx2.ts';
 
@@ -40,8 +40,8 @@ export function uploadKtx2(gl: WebGL2RenderingContext, image: Ktx2Image): WebGLT
   if (compressed && !gl.getExtension(compressed[1])) throw new Error(`${compressed[1]} is not available on this context`);
   const tex = beginTexture(gl);
   const full = Math.floor(Math.log2(Math.max(image.width, image.height))) + 1;
-  // RGBA8: storage for the whole chain made once, the file's levels written into it (textures.ts allocateMipChain says why).
-  if (!compressed) gl.texStorage2D(gl.TEXTURE_2D, full, gl.RGBA8, image.width, image.height);
+  // RGBA8: storage for the whole chain made once, the file's levels written into it (allocateMipChain says why).
+  if (!compressed) allocateMipChain(gl, image.width, image.height);
   image.levels.forEach((l, i) => {
     if (compressed) gl.compressedTexImage2D(gl.TEXTURE_2D, i, compressed[0], l.width, l.height, 0, l.data);
     else gl.texSubImage2D(gl.TEXTURE_2D, i, 0, 0, l.width, l.height, gl.RGBA, gl.UNSIGNED_BYTE, l.data);

@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, fullMipCount, type DecodeLimits, type MipLevel, type Te
 import type { Ktx2Image, Ktx2Support } from '../loaders/textures/ktx2.ts';
 import type { SceneImage } from '../model/types.ts';
 import { ktx2Support, prepareKtx2, uploadKtx2 } from './ktx2-upload.ts';
-import { beginTexture, finishTexture } from './texture-state.ts';
+import { allocateMipChain, beginTexture, finishTexture } from './texture-state.ts';
 import { isKtx2 } from '../loaders/textures/sniff.ts';
 import { decodeBitmap } from '../loaders/textures/bitmap.ts';
 
@@ -296,17 +296,6 @@ export function uploadBitmap(gl: WebGL2RenderingContext, image: ImageBitmap): We
   gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, gl.RGBA, gl.UNSIGNED_BYTE, image);
   gl.generateMipmap(gl.TEXTURE_2D);
   return finishTexture(gl, tex);
-}
-
-/**
- * RGBA8 storage for every level of a `width` × `height` image on the bound TEXTURE_2D, made once: the levels
- * are then written into it (texSubImage2D, generateMipmap). Level 0 defined alone (texImage2D) and a chain
- * generated after it makes the GL allocate the image twice, the second time with room for the chain, and copy
- * level 0 across: on a software GPU that doubles the GPU process's work for an upload (a 1024² image: 40–60
- * against 20–30 ms, docs/performance.md).
- */
-function allocateMipChain(gl: WebGL2RenderingContext, width: number, height: number): void {
-  gl.texStorage2D(gl.TEXTURE_2D, fullMipCount(width, height), gl.RGBA8, width, height);
 }
 
 /** Which path uploadTextureImage takes for DXT data on a device with (non-null) or without the extension. */
