@@ -66,16 +66,17 @@ test('one-time work (programs, mesh state, morph storage) is reported once as su
   expect(stats.oneTime, 'the first frame of the texture path built its storage').not.toBeNull();
   expect(stats.oneTime!.what).toContain('morph storage');
   expect(stats.oneTime!.ms).toBeGreaterThan(0);
-  // The per-frame skinning figure holds none of it. Had the build been counted as skinning, the first
-  // second's average would hold at least its cost spread over that second's frames (oneTime / frames);
-  // it holds under a tenth of that (the steady figure itself varies with the machine's load, so it is not
-  // the yardstick).
-  const spread = (stats.oneTime!.ms * 1000) / Math.max(1, stats.fps);
-  expect(stats.cpuSkinUs, `first second ${stats.cpuSkinUs.toFixed(0)} µs against ${spread.toFixed(0)} µs had the build been counted`).toBeLessThan(0.1 * spread);
   // Two stats windows later (however slowly a busy machine draws): the one-time figure is the same, not a new one.
   await settledStats(page);
   const steady = await page.evaluate(() => window.skinlab.stats());
   expect(steady.oneTime).toEqual(stats.oneTime);
+  // The per-frame skinning figure holds none of it. Had the build been counted as skinning, the first
+  // second's average would exceed the steady one by at least its cost spread over that second's frames
+  // (oneTime / frames); it exceeds it by under half of that. Both figures are per frame, so a slow or busy
+  // machine raises them together and the margin is the build's own cost.
+  const spread = (stats.oneTime!.ms * 1000) / Math.max(1, stats.fps);
+  const excess = stats.cpuSkinUs - steady.cpuSkinUs;
+  expect(excess, `first second ${stats.cpuSkinUs.toFixed(0)} µs, steady ${steady.cpuSkinUs.toFixed(0)} µs, against ${spread.toFixed(0)} µs more had the build been counted`).toBeLessThan(0.5 * spread);
   await expect(page.locator('#stats')).toContainText('one-time');
   await expect(page.locator('#stats')).toContainText('morph storage');
   expect(con.errors).toEqual([]);
