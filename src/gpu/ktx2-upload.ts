@@ -1,5 +1,5 @@
 import { allocateMipChain, beginTexture, finishTexture } from './texture-state.ts';
-import type { DecodeLimits } from '../loaders/textures/image.ts';
+import { fullMipCount, type DecodeLimits } from '../loaders/textures/image.ts';
 import type { Ktx2Image, Ktx2Support, Ktx2Target } from '../loaders/textures/ktx2.ts';
 
 /**
@@ -39,7 +39,7 @@ export function uploadKtx2(gl: WebGL2RenderingContext, image: Ktx2Image): WebGLT
   const compressed = image.target === 'rgba8' ? null : INTERNAL[image.target];
   if (compressed && !gl.getExtension(compressed[1])) throw new Error(`${compressed[1]} is not available on this context`);
   const tex = beginTexture(gl);
-  const full = Math.floor(Math.log2(Math.max(image.width, image.height))) + 1;
+  const full = fullMipCount(image.width, image.height);
   // RGBA8: storage for the whole chain made once, the file's levels written into it (allocateMipChain says why).
   if (!compressed) allocateMipChain(gl, image.width, image.height);
   image.levels.forEach((l, i) => {

@@ -2,8 +2,8 @@ import { fullMipCount } from '../loaders/textures/image.ts';
 
 /**
  * The GL state every 2D texture upload here shares: the unpack state set before the data goes in, the RGBA8
- * storage of a whole mip chain, and the sampling set after it. textures.ts (images, DXT, stand-ins) and ktx2-upload.ts (KTX2) both begin and finish
- * their textures through these, so the two cannot drift apart.
+ * storage of a whole mip chain, and the sampling set after it. textures.ts (images, DXT, stand-ins) and
+ * ktx2-upload.ts (KTX2) both begin and finish their textures through these, so the two cannot drift apart.
  */
 
 /**
